@@ -1,0 +1,128 @@
+#include "options.h"
+
+#include <algorithm>
+#include <cstdio>
+#include <cstdlib>
+
+namespace bench {
+namespace {
+
+const char* kUsage = R"(usage: blockfp8-bench [options]
+
+Shapes and sizes
+  --tp LIST          TP degrees for the DeepSeek-V3/R1 shape set (default 1,2,4,8)
+  --shape N,K        time this (N, K) instead of the DeepSeek set (repeatable)
+  --add-shape N,K    time this (N, K) in addition to the DeepSeek set (repeatable)
+  --m LIST           token counts (default 1,2,4,8,16,32,64,128,256,512,1024,2048,4096,8192)
+
+What to time (the floor, an empty kernel, cuBLASLt and the dispatcher's choice by default)
+  --paths            also every forced SWAPAB_SPLITK path of a small per-M set
+                     (token_tile in {t, 2t}, t = max(8, next_pow2(min(M,128))); split_k in {1,2,3,4,6,8})
+  --sweep            also every forced path: all token_tile >= t, all split_k, warpgroups 1 and 2
+  --no-cublaslt      skip the cuBLASLt peer
+  --lt-algos N       time the top N cuBLASLt heuristic algorithms, report the fastest (default 1)
+  --no-floor         skip the streaming floor and the empty kernel
+  --no-check         skip the SIMT reference and the correctness check
+
+Timing
+  --replays N        graph replays per measurement, median taken (default 20)
+  --l2-factor F      cold copies cycle at least F x the L2 size (default 3)
+  --max-copies N     cap on operand copies (default 512)
+
+Output
+  --json PATH        append one JSON object per timed point to PATH
+  --commit STR       commit stamped on every JSON line (default $BLOCKFP8_COMMIT, else "unknown")
+  --seed N           input seed (default 1)
+  --device N         CUDA device (default 0)
+
+Special runs (each does only that and exits)
+  --floor-gb G       the streaming floor on one buffer of G GB; reports TB/s (the issue asks >= 4.0)
+  --repeat-check     the primary shape (2112,7168, or the first --shape) twice; reports timing
+                     agreement and whether the outputs are bitwise identical
+)";
+
+[[noreturn]] void usage_error(const std::string& msg) {
+  std::fprintf(stderr, "blockfp8-bench: %s\n\n%s", msg.c_str(), kUsage);
+  std::exit(1);
+}
+
+}  // namespace
+
+Options parse_options(int argc, char** argv) {
+  Options o;
+  auto value = [&](int& i) -> std::string {
+    if (i + 1 >= argc) usage_error(std::string("missing value after ") + argv[i]);
+    return argv[++i];
+  };
+  auto positive = [&](const std::string& flag, const std::string& text) {
+    char* end = nullptr;
+    const long v = std::strtol(text.c_str(), &end, 10);
+    if (text.empty() || *end || v < 1) usage_error(flag + " wants a positive integer, got '" + text + "'");
+    return int(v);
+  };
+  for (int i = 1; i < argc; ++i) {
+    const std::string a = argv[i];
+    if (a == "-h" || a == "--help") {
+      std::printf("%s", kUsage);
+      std::exit(0);
+    } else if (a == "--tp") {
+      if (!parse_int_list(value(i), &o.tps)) usage_error("bad --tp list");
+    } else if (a == "--shape" || a == "--add-shape") {
+      Shape s;
+      const std::string v = value(i);
+      if (!parse_shape(v, &s)) usage_error("bad shape '" + v + "' (want N,K with K a multiple of 128)");
+      add_shape(a == "--shape" ? o.shapes : o.added, s);
+      if (a == "--shape") o.user_shapes = true;
+    } else if (a == "--m") {
+      if (!parse_int_list(value(i), &o.ms)) usage_error("bad --m list");
+    } else if (a == "--paths") {
+      o.paths = true;
+    } else if (a == "--sweep") {
+      o.sweep = true;
+    } else if (a == "--no-cublaslt") {
+      o.cublaslt = false;
+    } else if (a == "--lt-algos") {
+      o.lt_algos = positive(a, value(i));
+    } else if (a == "--no-floor") {
+      o.floor = false;
+    } else if (a == "--no-check") {
+      o.check = false;
+    } else if (a == "--replays") {
+      o.replays = positive(a, value(i));
+    } else if (a == "--l2-factor") {
+      o.l2_factor = std::atof(value(i).c_str());
+      if (!(o.l2_factor > 0)) usage_error("--l2-factor must be > 0");
+    } else if (a == "--max-copies") {
+      o.max_copies = std::max(2, positive(a, value(i)));
+    } else if (a == "--json") {
+      o.json_path = value(i);
+    } else if (a == "--commit") {
+      o.commit = value(i);
+    } else if (a == "--seed") {
+      o.seed = std::strtoull(value(i).c_str(), nullptr, 10);
+    } else if (a == "--device") {
+      o.device = std::atoi(value(i).c_str());
+    } else if (a == "--floor-gb") {
+      o.floor_gb = std::atof(value(i).c_str());
+      if (!(o.floor_gb > 0)) usage_error("--floor-gb must be > 0");
+    } else if (a == "--repeat-check") {
+      o.repeat_check = true;
+    } else {
+      usage_error("unknown option " + a);
+    }
+  }
+  if (o.commit.empty()) {
+    const char* env = std::getenv("BLOCKFP8_COMMIT");
+    o.commit = env && *env ? env : "unknown";
+  }
+  if (o.shapes.empty()) {
+    std::vector<int> tps(o.tps.begin(), o.tps.end());
+    o.shapes = deepseek_shapes(tps);
+  }
+  for (const Shape& s : o.added) add_shape(o.shapes, s);
+  std::sort(o.ms.begin(), o.ms.end());
+  o.ms.erase(std::unique(o.ms.begin(), o.ms.end()), o.ms.end());
+  return o;
+}
+
+}  // namespace bench

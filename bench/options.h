@@ -1,0 +1,27 @@
+// The command line of blockfp8-bench.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "shapes.h"
+
+namespace bench {
+
+struct Options {
+  std::vector<int64_t> tps{1, 2, 4, 8};
+  std::vector<Shape> shapes, added;
+  std::vector<int64_t> ms{1, 2, 4, 8, 16, 32, 64, 128, 256, 512, 1024, 2048, 4096, 8192};
+  bool paths = false, sweep = false, cublaslt = true, floor = true, check = true;
+  int lt_algos = 1, replays = 20, max_copies = 512, device = 0;
+  double l2_factor = 3.0, floor_gb = 0;
+  bool repeat_check = false, user_shapes = false;
+  std::string json_path, commit;
+  uint64_t seed = 1;
+};
+
+// Parses argv; prints usage and exits on --help or a malformed option.
+Options parse_options(int argc, char** argv);
+
+}  // namespace bench

@@ -1,0 +1,417 @@
+#include "runner.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <map>
+#include <optional>
+
+#include "blockfp8/blockfp8.h"
+#include "check.h"
+#include "floor.h"
+#include "inputs.h"
+#include "timing.h"
+
+namespace bench {
+
+void recover_or_die(cudaStream_t stream) {
+  cudaGetLastError();
+  const cudaError_t e1 = cudaStreamSynchronize(stream);
+  const cudaError_t e2 = cudaDeviceSynchronize();
+  if (e1 != cudaSuccess || e2 != cudaSuccess) {
+    const cudaError_t e = e1 != cudaSuccess ? e1 : e2;
+    std::fprintf(stderr, "fatal: the CUDA context is broken (%s: %s); stopping. Results so far are written.\n",
+                 cudaGetErrorName(e), cudaGetErrorString(e));
+    std::exit(2);
+  }
+}
+
+void emit(Context& ctx, const Row& r) {
+  ctx.json.write(r, ctx.info);
+  ctx.table.row(r);
+}
+
+namespace {
+
+struct LibError : CudaError {
+  blockfp8_status_t status;
+  LibError(blockfp8_status_t s, const std::string& what)
+      : CudaError(what + ": " + blockfp8_status_string(s)), status(s) {}
+};
+
+std::string plan_name(int64_t m, int64_t n, int64_t k) {
+  blockfp8_config_t cfg{};
+  if (blockfp8_gemm_plan(m, n, k, &cfg) != BLOCKFP8_SUCCESS) return "unknown";
+  char buf[96] = {};
+  blockfp8_config_name(&cfg, buf, sizeof buf);
+  return buf;
+}
+
+std::string config_name(const blockfp8_config_t& cfg) {
+  char buf[96] = {};
+  blockfp8_config_name(&cfg, buf, sizeof buf);
+  return buf;
+}
+
+blockfp8_status_t call_blockfp8(const Operands& ops, int c, void* out, int64_t ldc, blockfp8_dtype_t dtype,
+                                const blockfp8_config_t* cfg, cudaStream_t s) {
+  const int64_t kb = ops.k_blocks();
+  return blockfp8_gemm_ex(ops.m, ops.n, ops.k, ops.a[c], ops.k, ops.a_scale[c], kb, 1, ops.b[c], ops.k,
+                          ops.b_scale[c], kb, 1, out, ldc, dtype, cfg, s);
+}
+
+int64_t next_pow2(int64_t v) {
+  int64_t p = 1;
+  while (p < v) p <<= 1;
+  return p;
+}
+
+// --paths: token tiles {t, 2t} with the library's default warpgroups; --sweep: every token tile >= t
+// and both warpgroup counts. Pipeline depth is always the library's (stages 0).
+std::vector<blockfp8_config_t> forced_paths(int64_t m, bool full) {
+  const int64_t t = std::max<int64_t>(8, next_pow2(std::min<int64_t>(m, 128)));
+  std::vector<int> tiles;
+  for (int tt : {8, 16, 32, 64, 128})
+    if (tt >= t && (full || tt <= 2 * t)) tiles.push_back(tt);
+  const std::vector<int> warpgroups = full ? std::vector<int>{1, 2} : std::vector<int>{0};
+  std::vector<blockfp8_config_t> out;
+  for (int tt : tiles)
+    for (int sk : {1, 2, 3, 4, 6, 8})
+      for (int wg : warpgroups) {
+        blockfp8_config_t c{};  // zeroed: fields added to the struct later mean "default"
+        c.kernel = BLOCKFP8_KERNEL_SWAPAB_SPLITK;
+        c.token_tile = tt;
+        c.split_k = sk;
+        c.stages = 0;
+        c.warpgroups = wg;
+        out.push_back(c);
+      }
+  return out;
+}
+
+Row base_row(const Shape& shape, const Operands& ops, const Context& ctx) {
+  Row r;
+  r.shape_name = shape.name;
+  r.n = ops.n;
+  r.k = ops.k;
+  r.m = ops.m;
+  r.flops = ops.flops();
+  r.bytes = ops.min_bytes();
+  r.replays = ctx.opt.replays;
+  r.extra = ctx.run_tag;
+  return r;
+}
+
+// Check (poison, one call on copy 0, compare with the reference), then cold and hot timings.
+void measure_into(Context& ctx, Row& r, const Operands& ops, const Enqueue& enqueue, const void* out0,
+                  const float* ref) {
+  try {
+    if (ref) {
+      poison_bf16(const_cast<void*>(out0), ops.n, ops.m, ops.n, ctx.stream);
+      enqueue(0, ctx.stream);
+      const CheckResult c = compare_bf16(out0, ops.n, ref, ops.m, ops.n, ctx.stream);
+      r.rel_err = c.rel_err;
+      r.max_abs_err = c.max_abs_err;
+      r.written = c.written();
+    } else {
+      enqueue(0, ctx.stream);
+      BENCH_CUDA(cudaStreamSynchronize(ctx.stream));
+    }
+    if (ctx.hash_outputs) r.out_hash = hash_bf16(out0, ops.n, ops.m, ops.n, ctx.stream);
+    const ColdHot t = time_cold_hot(enqueue, ops.copies(), ctx.opt.replays, ctx.stream);
+    r.cold_us = t.cold_us;
+    r.hot_us = t.hot_us;
+    r.copies = t.copies;
+    r.hot_calls = t.hot_calls;
+  } catch (const CudaError& e) {
+    r.error = e.what();
+    recover_or_die(ctx.stream);
+  }
+}
+
+}  // namespace
+
+std::vector<Row> run_shape(Context& ctx, const Shape& shape, int index, int total) {
+  const Options& o = ctx.opt;
+  cudaStream_t st = ctx.stream;
+  std::vector<Row> rows;
+  const int64_t N = shape.n, K = shape.k, kb = K / 128, nb = ceil_div(N, 128);
+  const double l2_target = o.l2_factor * double(ctx.info.l2_bytes);
+  const double w_bytes = double(N) * K + 4.0 * nb * kb;
+  const int copies_alloc = int(std::clamp(std::ceil(l2_target / w_bytes), 2.0, double(o.max_copies)));
+  const bool cold_ok = copies_alloc * w_bytes >= l2_target;
+  std::fprintf(stderr, "[%d/%d] N=%lld K=%lld (%s): %d weight copies%s\n", index, total, (long long)N, (long long)K,
+               shape.name.c_str(), copies_alloc, cold_ok ? "" : " (capped by --max-copies: small-M points not fully cold)");
+
+  // The weight and its scales: generated once per shape, shared by every M and every backend.
+  const size_t w_slot = round_up(size_t(N * K), 256), ws_slot = round_up(size_t(nb * kb) * 4, 256);
+  DeviceBuffer wbuf(w_slot * copies_alloc), wsbuf(ws_slot * copies_alloc);
+  std::vector<const uint8_t*> w(copies_alloc);
+  std::vector<const float*> ws(copies_alloc);
+  for (int c = 0; c < copies_alloc; ++c) {
+    uint8_t* wp = wbuf.get<uint8_t>() + w_slot * c;
+    float* sp = reinterpret_cast<float*>(wsbuf.get<uint8_t>() + ws_slot * c);
+    fill_e4m3(wp, size_t(N * K), tensor_seed(o.seed, 1, c, uint64_t(N) * 131 + uint64_t(K)), st);
+    fill_scales(sp, size_t(nb * kb), tensor_seed(o.seed, 2, c, uint64_t(N) * 131 + uint64_t(K)), st);
+    w[c] = wp;
+    ws[c] = sp;
+  }
+  BENCH_CUDA(cudaStreamSynchronize(st));
+
+  std::optional<double> floor_us;
+  if (o.floor) {
+    Row fr;
+    fr.backend = "floor";
+    fr.shape_name = shape.name;
+    fr.n = N;
+    fr.k = K;
+    fr.bytes = double(N) * K;
+    fr.replays = o.replays;
+    fr.extra = ctx.run_tag;
+    try {
+      std::vector<const void*> srcs(w.begin(), w.end());
+      const FloorResult f = measure_floor(srcs, size_t(N * K), ctx.info.sm_count, ctx.sink.get<unsigned>(),
+                                          o.replays, st);
+      fr.config = f.best.name();
+      fr.cold_us = f.cold_us;
+      fr.hot_us = f.hot_us;
+      fr.copies = copies_alloc;
+      if (!cold_ok) fr.note = "copies capped by --max-copies; not fully cold";
+      floor_us = f.cold_us;
+      for (const FloorTrial& t : f.trials) fr.extra.push_back({"trial_us_" + t.cfg.name(), t.cold_us});
+    } catch (const CudaError& e) {
+      fr.error = e.what();
+      recover_or_die(st);
+    }
+    emit(ctx, fr);
+    rows.push_back(fr);
+
+    Row er;
+    er.backend = "empty";
+    er.config = "empty_kernel_1x32";
+    er.shape_name = shape.name;
+    er.n = N;
+    er.k = K;
+    er.replays = o.replays;
+    er.extra = ctx.run_tag;
+    try {
+      const ColdHot t = time_cold_hot([](int, cudaStream_t s) { launch_empty(s); }, copies_alloc, o.replays, st);
+      er.cold_us = t.cold_us;
+      er.hot_us = t.hot_us;
+      er.copies = t.copies;
+      er.hot_calls = t.hot_calls;
+    } catch (const CudaError& e) {
+      er.error = e.what();
+      recover_or_die(st);
+    }
+    emit(ctx, er);
+    rows.push_back(er);
+  }
+
+  // Activation and output pools sized for the largest need over the M list; each M carves its own
+  // copies out of them, as many as its per-call bytes require to overflow L2.
+  auto copies_for = [&](int64_t m) {
+    const double bytes = w_bytes + double(m) * K + 4.0 * m * kb + 2.0 * m * N;
+    return int(std::clamp(std::ceil(l2_target / bytes), 2.0, double(copies_alloc)));
+  };
+  auto a_slot = [&](int64_t m) { return round_up(size_t(m * K), 256); };
+  auto as_slot = [&](int64_t m) { return round_up(size_t(m * kb) * 4, 256); };
+  auto c_slot = [&](int64_t m) { return round_up(size_t(m * N) * 2, 256); };
+  size_t a_pool = 0, as_pool = 0, c_pool = 0;
+  for (int64_t m : o.ms) {
+    const size_t c = size_t(copies_for(m));
+    a_pool = std::max(a_pool, c * a_slot(m));
+    as_pool = std::max(as_pool, c * as_slot(m));
+    c_pool = std::max(c_pool, c * c_slot(m));
+  }
+  DeviceBuffer abuf(a_pool), asbuf(as_pool), cbuf(c_pool);
+  DeviceBuffer refbuf(o.check ? size_t(o.ms.back() * N) * 4 : 0);
+
+  for (int64_t m : o.ms) {
+    const int copies = copies_for(m);
+    Operands ops;
+    ops.m = m;
+    ops.n = N;
+    ops.k = K;
+    for (int c = 0; c < copies; ++c) {
+      uint8_t* ap = abuf.get<uint8_t>() + a_slot(m) * c;
+      float* sp = reinterpret_cast<float*>(asbuf.get<uint8_t>() + as_slot(m) * c);
+      fill_e4m3(ap, size_t(m * K), tensor_seed(o.seed, 3, c, uint64_t(m) * 7919 + uint64_t(K)), st);
+      fill_scales(sp, size_t(m * kb), tensor_seed(o.seed, 4, c, uint64_t(m) * 7919 + uint64_t(K)), st);
+      ops.a.push_back(ap);
+      ops.a_scale.push_back(sp);
+      ops.b.push_back(w[c]);
+      ops.b_scale.push_back(ws[c]);
+      ops.c.push_back(cbuf.get<uint8_t>() + c_slot(m) * c);
+    }
+    BENCH_CUDA(cudaStreamSynchronize(st));
+    std::fprintf(stderr, "  M=%lld (%d copies)\n", (long long)m, copies);
+
+    // The reference: the library's SIMT kernel, fp32 output, copy 0.
+    const float* ref = nullptr;
+    std::string ref_note;
+    if (o.check) {
+      blockfp8_config_t simt{};
+      simt.kernel = BLOCKFP8_KERNEL_SIMT;
+      const blockfp8_status_t s = call_blockfp8(ops, 0, refbuf.get(), N, BLOCKFP8_DTYPE_FP32, &simt, st);
+      const cudaError_t e = s == BLOCKFP8_SUCCESS ? cudaStreamSynchronize(st) : cudaSuccess;
+      if (s == BLOCKFP8_SUCCESS && e == cudaSuccess) {
+        ref = refbuf.get<float>();
+      } else {
+        ref_note = s != BLOCKFP8_SUCCESS ? std::string("reference failed: ") + blockfp8_status_string(s)
+                                         : std::string("reference failed: ") + cudaGetErrorString(e);
+        std::fprintf(stderr, "  %s\n", ref_note.c_str());
+        recover_or_die(st);
+      }
+    }
+
+    std::optional<double> lt_us;
+    if (ctx.lt) {
+      Row r = base_row(shape, ops, ctx);
+      r.backend = "cublaslt";
+      r.floor_us = floor_us;
+      r.note = ref_note;
+      std::string why;
+      bool ok = false;
+      try {
+        ok = ctx.lt->prepare(ops, o.lt_algos, st, &why);
+      } catch (const CudaError& e) {
+        why = e.what();
+        recover_or_die(st);
+      }
+      if (!ok) {
+        r.error = "cuBLASLt refused: " + why;
+      } else {
+        auto enqueue = [&](int c, cudaStream_t s) { ctx.lt->enqueue(c, s); };
+        if (ctx.lt->algo_count() > 1) {  // pick the fastest of the heuristic's offers, cold
+          std::vector<int> order(copies);
+          for (int c = 0; c < copies; ++c) order[c] = c;
+          double best = INFINITY;
+          int best_i = 0;
+          for (int i = 0; i < ctx.lt->algo_count(); ++i) {
+            ctx.lt->select_algo(i);
+            try {
+              const double us = time_graph(enqueue, order, o.replays, st).median_us;
+              if (us < best) best = us, best_i = i;
+            } catch (const CudaError&) {
+              recover_or_die(st);
+            }
+          }
+          ctx.lt->select_algo(best_i);
+          r.note += (r.note.empty() ? "" : "; ") + std::string("fastest of ") +
+                    std::to_string(ctx.lt->algo_count()) + " heuristic algorithms";
+        }
+        r.config = ctx.lt->config();
+        if (ctx.lt->padded_m() != m)
+          r.note += (r.note.empty() ? "" : "; ") + std::string("M padded to ") + std::to_string(ctx.lt->padded_m()) +
+                    " (cuBLASLt needs M % 4 == 0)";
+        measure_into(ctx, r, ops, enqueue, ctx.lt->output(0), ref);
+        if (r.error.empty()) lt_us = r.cold_us;
+      }
+      emit(ctx, r);
+      rows.push_back(r);
+    }
+
+    auto run_blockfp8 = [&](const std::string& backend, const std::string& config,
+                            const std::optional<blockfp8_config_t>& forced) {
+      Row r = base_row(shape, ops, ctx);
+      r.backend = backend;
+      r.config = config;
+      r.floor_us = floor_us;
+      r.cublaslt_us = lt_us;
+      r.note = ref_note;
+      const blockfp8_config_t* cfg = forced ? &*forced : nullptr;
+      if (forced) {  // a configuration the library cannot run here is skipped, not reported
+        const blockfp8_status_t s = call_blockfp8(ops, 0, ops.c[0], N, BLOCKFP8_DTYPE_BF16, cfg, st);
+        if (s == BLOCKFP8_ERROR_INVALID_CONFIG) return;
+        if (s != BLOCKFP8_SUCCESS) {
+          r.error = std::string("blockfp8_gemm_ex: ") + blockfp8_status_string(s);
+          emit(ctx, r);
+          rows.push_back(r);
+          return;
+        }
+      }
+      auto enqueue = [&](int c, cudaStream_t s) {
+        const blockfp8_status_t status = call_blockfp8(ops, c, ops.c[c], N, BLOCKFP8_DTYPE_BF16, cfg, s);
+        if (status != BLOCKFP8_SUCCESS) throw LibError(status, "blockfp8_gemm_ex");
+      };
+      measure_into(ctx, r, ops, enqueue, ops.c[0], ref);
+      emit(ctx, r);
+      rows.push_back(r);
+    };
+
+    run_blockfp8("blockfp8", plan_name(m, N, K), std::nullopt);
+    if (o.paths || o.sweep)
+      for (const blockfp8_config_t& cfg : forced_paths(m, o.sweep)) {
+        const std::string name = config_name(cfg);
+        run_blockfp8("blockfp8:" + name, name, cfg);
+      }
+  }
+  return rows;
+}
+
+int run_floor_gb(Context& ctx) {
+  const size_t bytes = round_up(size_t(std::ceil(ctx.opt.floor_gb * 1e9)), size_t(1) << 20);
+  std::fprintf(stderr, "floor on one %.3f GB buffer (L2 %.1f MB)\n", bytes / 1e9, ctx.info.l2_bytes / 1e6);
+  DeviceBuffer buf(bytes);
+  fill_e4m3(buf.get(), bytes, tensor_seed(ctx.opt.seed, 9, 0), ctx.stream);
+  BENCH_CUDA(cudaStreamSynchronize(ctx.stream));
+  const FloorResult f = measure_floor({buf.get()}, bytes, ctx.info.sm_count, ctx.sink.get<unsigned>(),
+                                      ctx.opt.replays, ctx.stream);
+  std::printf("| floor variant | µs | TB/s |\n|---|---:|---:|\n");
+  for (const FloorTrial& t : f.trials)
+    std::printf("| %s | %.1f | %.3f |\n", t.cfg.name().c_str(), t.cold_us, bytes / (t.cold_us * 1e-6) / 1e12);
+  const double tbps = bytes / (f.cold_us * 1e-6) / 1e12;
+  std::printf("\nbest: %s, %.3f TB/s over %.3f GB (required >= 4.0 TB/s: %s)\n", f.best.name().c_str(), tbps,
+              bytes / 1e9, tbps >= 4.0 ? "PASS" : "FAIL");
+  Row r;
+  r.backend = "floor";
+  r.config = f.best.name();
+  r.shape_name = "floor_gb";
+  r.bytes = double(bytes);
+  r.cold_us = f.cold_us;
+  r.hot_us = f.hot_us;
+  r.copies = 1;
+  r.replays = ctx.opt.replays;
+  r.extra.push_back({"tbps", tbps});
+  for (const FloorTrial& t : f.trials) r.extra.push_back({"trial_us_" + t.cfg.name(), t.cold_us});
+  ctx.json.write(r, ctx.info);
+  return 0;
+}
+
+int run_repeat_check(Context& ctx) {
+  Shape primary{2112, 7168, "fused_qkv_a"};
+  if (ctx.opt.user_shapes) primary = ctx.opt.shapes.front();
+  ctx.hash_outputs = true;
+  std::vector<Row> run[2];
+  for (int i = 0; i < 2; ++i) {
+    ctx.run_tag = {{"repeat", double(i + 1)}};
+    run[i] = run_shape(ctx, primary, i + 1, 2);
+  }
+  std::map<std::string, const Row*> second;
+  auto key = [](const Row& r) { return r.backend + "|" + r.config + "|" + std::to_string(r.m); };
+  for (const Row& r : run[1]) second[key(r)] = &r;
+  std::printf("\n### repeat check: %lld×%lld\n\n", (long long)primary.n, (long long)primary.k);
+  std::printf("| backend | M | cold µs #1 | cold µs #2 | Δ %% | output identical |\n|---|---:|---:|---:|---:|---|\n");
+  double worst = 0;
+  bool all_same = true;
+  for (const Row& a : run[0]) {
+    auto it = second.find(key(a));
+    if (it == second.end() || !a.cold_us || !it->second->cold_us) continue;
+    const Row& b = *it->second;
+    const double delta = 100.0 * (*b.cold_us - *a.cold_us) / *a.cold_us;
+    worst = std::max(worst, std::fabs(delta));
+    const bool has_out = a.m > 0;
+    const bool same = a.out_hash == b.out_hash;
+    if (has_out && !same) all_same = false;
+    std::printf("| %s | %s | %.2f | %.2f | %+.1f | %s |\n", a.backend.c_str(),
+                a.m > 0 ? std::to_string(a.m).c_str() : "-", *a.cold_us, *b.cold_us, delta,
+                has_out ? (same ? "yes" : "NO") : "-");
+  }
+  std::printf("\nworst cold-time disagreement %.1f %%; outputs %s\n", worst,
+              all_same ? "bitwise identical" : "DIFFER between runs");
+  return all_same ? 0 : 4;
+}
+
+}  // namespace bench

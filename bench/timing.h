@@ -1,0 +1,35 @@
+// Graph-based timing. Every measurement captures a sequence of calls into one CUDA graph and times
+// whole replays with events, so launch overhead from the host is out of the picture and what remains
+// is what a serving engine replaying its own graph would see.
+#pragma once
+
+#include <cuda_runtime_api.h>
+
+#include <functional>
+#include <vector>
+
+namespace bench {
+
+// Enqueues one call that works on operand copy `copy`. Must be capturable; throws on failure.
+using Enqueue = std::function<void(int copy, cudaStream_t stream)>;
+
+struct ReplayStats {
+  double median_us = 0;  // per call
+  double min_us = 0;     // per call, fastest replay
+};
+
+// Captures enqueue(copies[0]), enqueue(copies[1]), ... into one graph; replays it once untimed and
+// then `replays` times back to back, each bracketed by events. Per-call time = replay time / calls.
+ReplayStats time_graph(const Enqueue& enqueue, const std::vector<int>& copies, int replays, cudaStream_t stream);
+
+struct ColdHot {
+  double cold_us = 0, hot_us = 0;
+  int copies = 0, hot_calls = 0;
+};
+
+// Cold: one call per copy in turn (the copies together exceed L2 several times, so each call reads
+// from HBM). Hot: the same call on copy 0 repeated, about `hot_target_us` of work per replay.
+ColdHot time_cold_hot(const Enqueue& enqueue, int copies, int replays, cudaStream_t stream,
+                      double hot_target_us = 2000.0);
+
+}  // namespace bench

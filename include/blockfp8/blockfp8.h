@@ -1,0 +1,123 @@
+/*
+ * blockfp8 — block-scaled FP8 GEMM for NVIDIA Hopper (sm_90a).
+ *
+ *   C[m, n] = sum_{kb < K/128} ( sum_{k in block kb} A[m, k] * B[n, k] )
+ *                              * a_scale[m, kb] * b_scale[n / 128, kb]
+ *
+ * A  : M x K  float8 e4m3, row-major, row stride lda (elements = bytes), K contiguous.
+ * B  : N x K  float8 e4m3, row-major, row stride ldb, K contiguous (the weight, "NT").
+ * a_scale : M x (K/128) fp32, element (m, kb) at a_scale[m * a_scale_stride_m + kb * a_scale_stride_k]
+ *           (row-major: strides (K/128, 1); column-major: strides (1, M) — both without a copy).
+ * b_scale : ceil(N/128) x (K/128) fp32, element (nb, kb) at b_scale[nb * b_scale_stride_n + kb * b_scale_stride_k].
+ * C  : M x N, row-major, row stride ldc, dtype bf16 / fp16 / fp32.
+ * Scales are multipliers (DeepSeek's weight_scale_inv convention).
+ *
+ * Contract
+ *   - M >= 0 (M == 0 is a no-op; A, a_scale and C may then be NULL), N >= 1, K a positive multiple of 128,
+ *     each of M, N, K below 2^31. Any N: no padding, no N % 64 gate.
+ *   - lda >= K, ldb >= K, ldc >= N. Scale strides are >= 0; a stride of 0 broadcasts; two non-zero
+ *     strides must not make two elements share an address. A dimension of extent 1 ignores its stride.
+ *   - C must not overlap A, B or either scale tensor.
+ *   - C aligned to its element size, scales to 4 bytes. The fast kernels read A and B with the TMA
+ *     engine, which needs 16-byte aligned bases and lda, ldb multiples of 16; other layouts are served
+ *     by the (slow) SIMT kernel, never refused.
+ *   - All pointers are device pointers on the current device; the stream belongs to that device.
+ *   - No allocation, no host synchronisation, no JIT: every kernel is compiled ahead of time. Calls are
+ *     safe inside CUDA-graph capture. The result is bitwise deterministic run to run.
+ *
+ * Every function returns a status; nothing throws across this ABI.
+ */
+#ifndef BLOCKFP8_BLOCKFP8_H_
+#define BLOCKFP8_BLOCKFP8_H_
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include <cuda_runtime_api.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#if defined(_WIN32)
+#define BLOCKFP8_API __declspec(dllexport)
+#else
+#define BLOCKFP8_API __attribute__((visibility("default")))
+#endif
+
+#define BLOCKFP8_VERSION_MAJOR 0
+#define BLOCKFP8_VERSION_MINOR 1
+#define BLOCKFP8_VERSION_PATCH 0
+
+typedef enum blockfp8_status {
+  BLOCKFP8_SUCCESS = 0,
+  BLOCKFP8_ERROR_NULL_POINTER = 1,          /* a required pointer is NULL */
+  BLOCKFP8_ERROR_INVALID_SHAPE = 2,         /* M < 0, N < 1, K < 1, or a size >= 2^31 */
+  BLOCKFP8_ERROR_K_NOT_MULTIPLE_OF_128 = 3, /* K % 128 != 0 */
+  BLOCKFP8_ERROR_INVALID_STRIDE = 4,        /* lda < K, ldb < K, ldc < N, negative or aliasing scale strides */
+  BLOCKFP8_ERROR_MISALIGNED = 5,            /* C or a scale pointer not aligned to its element size */
+  BLOCKFP8_ERROR_INVALID_DTYPE = 6,         /* unknown output dtype */
+  BLOCKFP8_ERROR_ALIASING = 7,              /* C overlaps an input */
+  BLOCKFP8_ERROR_UNSUPPORTED_DEVICE = 8,    /* current device is not compute capability 9.0 */
+  BLOCKFP8_ERROR_INVALID_CONFIG = 9,        /* a forced blockfp8_config_t cannot run this problem */
+  BLOCKFP8_ERROR_CUDA = 10,                 /* a CUDA runtime call or launch failed */
+  BLOCKFP8_ERROR_INVALID_VALUE = 11         /* any other invalid argument (e.g. a NULL out-parameter) */
+} blockfp8_status_t;
+
+typedef enum blockfp8_dtype {
+  BLOCKFP8_DTYPE_BF16 = 0,
+  BLOCKFP8_DTYPE_FP16 = 1,
+  BLOCKFP8_DTYPE_FP32 = 2
+} blockfp8_dtype_t;
+
+/* Kernel families. AUTO lets the dispatcher choose from (M, N, K, SM count). */
+typedef enum blockfp8_kernel {
+  BLOCKFP8_KERNEL_AUTO = 0,
+  BLOCKFP8_KERNEL_SWAPAB_SPLITK = 1, /* decode: weight rows on wgmma M, tokens on wgmma N, K split over a cluster */
+  BLOCKFP8_KERNEL_SIMT = 2           /* plain CUDA cores; any alignment; the correctness fallback */
+} blockfp8_kernel_t;
+
+/* A kernel configuration: what the dispatcher picked, or what a caller forces (benchmarks, tests). */
+typedef struct blockfp8_config {
+  int32_t kernel;     /* blockfp8_kernel_t */
+  int32_t token_tile; /* SWAPAB_SPLITK: tokens per CTA (wgmma N): 8, 16, 32, 64 or 128 */
+  int32_t split_k;    /* SWAPAB_SPLITK: CTAs of one cluster sharing a tile along K: 1..8 */
+  int32_t stages;     /* SWAPAB_SPLITK: TMA pipeline depth; 0 = as deep as shared memory allows */
+  int32_t warpgroups; /* SWAPAB_SPLITK: math warpgroups taking alternate k-blocks: 1 or 2; 0 = default */
+} blockfp8_config_t;
+
+BLOCKFP8_API const char* blockfp8_status_string(blockfp8_status_t status);
+BLOCKFP8_API const char* blockfp8_version_string(void);
+
+/* The GEMM, dispatcher's choice. */
+BLOCKFP8_API blockfp8_status_t blockfp8_gemm(
+    int64_t m, int64_t n, int64_t k,
+    const void* a, int64_t lda,
+    const float* a_scale, int64_t a_scale_stride_m, int64_t a_scale_stride_k,
+    const void* b, int64_t ldb,
+    const float* b_scale, int64_t b_scale_stride_n, int64_t b_scale_stride_k,
+    void* c, int64_t ldc, blockfp8_dtype_t c_dtype,
+    cudaStream_t stream);
+
+/* The GEMM with a forced configuration (NULL or kernel == AUTO: the dispatcher's choice). */
+BLOCKFP8_API blockfp8_status_t blockfp8_gemm_ex(
+    int64_t m, int64_t n, int64_t k,
+    const void* a, int64_t lda,
+    const float* a_scale, int64_t a_scale_stride_m, int64_t a_scale_stride_k,
+    const void* b, int64_t ldb,
+    const float* b_scale, int64_t b_scale_stride_n, int64_t b_scale_stride_k,
+    void* c, int64_t ldc, blockfp8_dtype_t c_dtype,
+    const blockfp8_config_t* config,
+    cudaStream_t stream);
+
+/* What the dispatcher would run for (m, n, k) on the current device, assuming TMA-friendly alignment. */
+BLOCKFP8_API blockfp8_status_t blockfp8_gemm_plan(int64_t m, int64_t n, int64_t k, blockfp8_config_t* config);
+
+/* A short name for a configuration, e.g. "swapab_t16_s4_w2_p14" or "simt". Returns chars needed (like snprintf). */
+BLOCKFP8_API int blockfp8_config_name(const blockfp8_config_t* config, char* buf, size_t size);
+
+#ifdef __cplusplus
+} /* extern "C" */
+#endif
+
+#endif /* BLOCKFP8_BLOCKFP8_H_ */

@@ -1,0 +1,310 @@
+"""PyTorch front of blockfp8: torch.library custom ops and the Python entry points.
+
+Two operators are registered (torch >= 2.4):
+  blockfp8::gemm(Tensor a, Tensor a_scale, Tensor b, Tensor b_scale, ScalarType out_dtype) -> Tensor
+  blockfp8::gemm_out(Tensor a, Tensor a_scale, Tensor b, Tensor b_scale, Tensor(a!) out) -> ()
+each with a fake (meta) implementation, so torch.compile(fullgraph=True), torch.export and CUDA
+graphs see them as ordinary ops.
+
+`gemm` (the Python function) picks: in plain eager mode on real tensors it validates and calls the
+C ABI directly (the dispatcher's Python custom-op path costs several microseconds per call); under
+torch.compile, tracing, or any torch dispatch mode it calls the registered operator.
+
+Both paths run on the tensors' device (made current for the call) and its current CUDA stream,
+allocate nothing but the output, and never synchronise.
+"""
+from __future__ import annotations
+
+from typing import Optional, Sequence
+
+import torch
+
+from . import _lib
+
+__all__ = ["gemm", "w8a8_block_fp8_matmul"]
+
+_FP8 = torch.float8_e4m3fn
+_F32 = torch.float32
+_OUT_DTYPES = {torch.bfloat16: _lib.DTYPE_BF16, torch.float16: _lib.DTYPE_FP16, torch.float32: _lib.DTYPE_FP32}
+_BLOCK = 128
+
+_is_compiling = getattr(getattr(torch, "compiler", None), "is_compiling", None)
+if _is_compiling is None:  # pragma: no cover (older torch)
+    _is_compiling = torch._dynamo.is_compiling
+_dispatch_stack_len = torch._C._len_torch_dispatch_stack
+_raw_stream = getattr(torch._C, "_cuda_getCurrentRawStream", None)
+
+
+def _current_stream(index: int) -> int:
+    if _raw_stream is not None:
+        return _raw_stream(index)
+    return torch.cuda.current_stream(index).cuda_stream  # pragma: no cover
+
+
+# ----------------------------------------------------------------------------------------------
+# Argument checking. Everything the C ABI would refuse for a reason visible from Python is refused
+# here first, with the argument's name and the rule. What needs addresses (alignment, overlap) is
+# left to C, whose status then raises BlockFP8Error.
+# ----------------------------------------------------------------------------------------------
+
+def _shape(t: torch.Tensor) -> tuple:
+    return tuple(t.shape)
+
+
+def _check_tensor(t, name: str, fn: str) -> None:
+    if not isinstance(t, torch.Tensor):
+        raise TypeError(f"{fn}: {name} must be a torch.Tensor, got {type(t).__name__}")
+
+
+def _check_shapes(a, a_scale, b, b_scale, fn: str):
+    """dtype, rank, shape and stride rules. Returns (M, N, K). No device access (fake-safe).
+
+    The common case is one boolean expression (host overhead matters at decode sizes); only when it
+    fails does _explain() walk the rules one by one to name the argument and the rule."""
+    try:
+        m, k = a.shape
+        n, kb_ = b.shape
+        sa, sb = a.stride(), b.stride()
+        ok = (a.dtype is _FP8 and b.dtype is _FP8 and a_scale.dtype is _F32 and b_scale.dtype is _F32
+              and k == kb_ and k > 0 and k % _BLOCK == 0 and n >= 1
+              and a_scale.shape == (m, k // _BLOCK) and b_scale.shape == ((n + _BLOCK - 1) // _BLOCK, k // _BLOCK)
+              and sa[1] == 1 and sb[1] == 1 and (m <= 1 or sa[0] >= k) and (n <= 1 or sb[0] >= k))
+    except (ValueError, TypeError, AttributeError):
+        ok = False
+    if not ok:
+        _explain(a, a_scale, b, b_scale, fn)
+    return m, n, k
+
+
+def _explain(a, a_scale, b, b_scale, fn: str) -> None:
+    for t, name in ((a, "a"), (a_scale, "a_scale"), (b, "b"), (b_scale, "b_scale")):
+        _check_tensor(t, name, fn)
+    if a.dtype != _FP8:
+        raise TypeError(f"{fn}: a must have dtype torch.float8_e4m3fn, got {a.dtype}")
+    if b.dtype != _FP8:
+        raise TypeError(f"{fn}: b must have dtype torch.float8_e4m3fn, got {b.dtype}")
+    if a_scale.dtype != torch.float32:
+        raise TypeError(f"{fn}: a_scale must have dtype torch.float32, got {a_scale.dtype}")
+    if b_scale.dtype != torch.float32:
+        raise TypeError(f"{fn}: b_scale must have dtype torch.float32, got {b_scale.dtype}")
+    if a.dim() != 2:
+        raise ValueError(f"{fn}: a must be 2-D [M, K], got shape {_shape(a)}")
+    if b.dim() != 2:
+        raise ValueError(f"{fn}: b must be 2-D [N, K], got shape {_shape(b)}")
+    m, k = a.shape
+    n, kb_ = b.shape
+    if kb_ != k:
+        raise ValueError(f"{fn}: a [M, K] and b [N, K] must have the same K, got a {_shape(a)} and b {_shape(b)}")
+    if k <= 0 or k % _BLOCK != 0:
+        raise ValueError(f"{fn}: K must be a positive multiple of 128, got K={k}")
+    if n < 1:
+        raise ValueError(f"{fn}: b must have at least one row (N >= 1), got shape {_shape(b)}")
+    kb = k // _BLOCK
+    if a_scale.dim() != 2 or a_scale.shape[0] != m or a_scale.shape[1] != kb:
+        raise ValueError(f"{fn}: a_scale must have shape [M, K/128] = [{m}, {kb}], got {_shape(a_scale)}")
+    nb = (n + _BLOCK - 1) // _BLOCK
+    if b_scale.dim() != 2 or b_scale.shape[0] != nb or b_scale.shape[1] != kb:
+        raise ValueError(f"{fn}: b_scale must have shape [ceil(N/128), K/128] = [{nb}, {kb}], got {_shape(b_scale)}")
+    if a.stride(1) != 1:
+        raise ValueError(f"{fn}: a must be contiguous along K (stride(1) == 1), got strides {a.stride()}")
+    if b.stride(1) != 1:
+        raise ValueError(f"{fn}: b must be contiguous along K (stride(1) == 1), got strides {b.stride()}")
+    if m > 1 and a.stride(0) < k:
+        raise ValueError(f"{fn}: a's row stride must be >= K={k}, got strides {a.stride()}")
+    if n > 1 and b.stride(0) < k:
+        raise ValueError(f"{fn}: b's row stride must be >= K={k}, got strides {b.stride()}")
+    raise AssertionError(f"{fn}: argument check failed without a reason")  # pragma: no cover
+
+
+def _check_out(out, m: int, n: int, fn: str) -> None:
+    _check_tensor(out, "out", fn)
+    if out.dtype not in _OUT_DTYPES:
+        raise TypeError(f"{fn}: out must have dtype bfloat16, float16 or float32, got {out.dtype}")
+    if out.dim() != 2 or out.shape[0] != m or out.shape[1] != n:
+        raise ValueError(f"{fn}: out must have shape [M, N] = [{m}, {n}], got {_shape(out)}")
+    so = out.stride()
+    if n > 1 and so[1] != 1:
+        raise ValueError(f"{fn}: out must be contiguous along N (stride(1) == 1), got strides {so}")
+    if m > 1 and so[0] < n:
+        raise ValueError(f"{fn}: out's row stride must be >= N={n}, got strides {so}")
+
+
+def _check_out_dtype(out_dtype, fn: str) -> int:
+    code = _OUT_DTYPES.get(out_dtype)
+    if code is None:
+        raise TypeError(f"{fn}: out_dtype must be torch.bfloat16, torch.float16 or torch.float32, got {out_dtype}")
+    return code
+
+
+def _check_devices(fn: str, *named) -> int:
+    """All tensors on one CUDA device; returns its index."""
+    index = named[0][0].get_device()  # -1 for CPU tensors
+    if index < 0:
+        raise ValueError(f"{fn}: {named[0][1]} must be a CUDA tensor, got device {named[0][0].device}")
+    for t, name in named[1:]:
+        if t.get_device() != index:
+            raise ValueError(f"{fn}: all tensors must be on one CUDA device; {named[0][1]} is on "
+                             f"{named[0][0].device}, {name} on {t.device}")
+    return index
+
+
+# ----------------------------------------------------------------------------------------------
+# The call into C (real tensors only).
+# ----------------------------------------------------------------------------------------------
+
+_get_device = getattr(torch._C, "_cuda_getDevice", None) or torch.cuda.current_device
+
+
+def _launch(a, a_scale, b, b_scale, out, index: int, m: int, n: int, k: int, dtype_code: int, fn: str) -> None:
+    lda = a.stride()[0] if m > 1 else k
+    ldb = b.stride()[0] if n > 1 else k
+    ldc = out.stride()[0] if m > 1 else n
+    ss_a, ss_b = a_scale.stride(), b_scale.stride()
+    gemm_c = _lib.lib().blockfp8_gemm
+    if _get_device() == index:
+        status = gemm_c(m, n, k, a.data_ptr(), lda, a_scale.data_ptr(), ss_a[0], ss_a[1],
+                        b.data_ptr(), ldb, b_scale.data_ptr(), ss_b[0], ss_b[1],
+                        out.data_ptr(), ldc, dtype_code, _current_stream(index))
+    else:
+        with torch.cuda.device(index):
+            status = gemm_c(m, n, k, a.data_ptr(), lda, a_scale.data_ptr(), ss_a[0], ss_a[1],
+                            b.data_ptr(), ldb, b_scale.data_ptr(), ss_b[0], ss_b[1],
+                            out.data_ptr(), ldc, dtype_code, _current_stream(index))
+    if status != 0:
+        raise _lib.BlockFP8Error(status, "blockfp8_gemm", f"{fn}(M={m}, N={n}, K={k}) on cuda:{index}")
+
+
+def _gemm_real(a, a_scale, b, b_scale, out_dtype, fn="blockfp8.gemm"):
+    m, n, k = _check_shapes(a, a_scale, b, b_scale, fn)
+    code = _check_out_dtype(out_dtype, fn)
+    index = _check_devices(fn, (a, "a"), (a_scale, "a_scale"), (b, "b"), (b_scale, "b_scale"))
+    out = torch.empty((m, n), dtype=out_dtype, device=a.device)
+    _launch(a, a_scale, b, b_scale, out, index, m, n, k, code, fn)
+    return out
+
+
+def _gemm_out_real(a, a_scale, b, b_scale, out, fn="blockfp8.gemm"):
+    m, n, k = _check_shapes(a, a_scale, b, b_scale, fn)
+    _check_out(out, m, n, fn)
+    index = _check_devices(fn, (a, "a"), (a_scale, "a_scale"), (b, "b"), (b_scale, "b_scale"), (out, "out"))
+    _launch(a, a_scale, b, b_scale, out, index, m, n, k, _OUT_DTYPES[out.dtype], fn)
+
+
+# ----------------------------------------------------------------------------------------------
+# Registered operators.
+# ----------------------------------------------------------------------------------------------
+
+@torch.library.custom_op(
+    "blockfp8::gemm", mutates_args=(),
+    schema="(Tensor a, Tensor a_scale, Tensor b, Tensor b_scale, ScalarType out_dtype) -> Tensor")
+def _gemm_op(a, a_scale, b, b_scale, out_dtype):
+    return _gemm_real(a, a_scale, b, b_scale, out_dtype)
+
+
+@_gemm_op.register_fake
+def _gemm_fake(a, a_scale, b, b_scale, out_dtype):
+    fn = "blockfp8.gemm"
+    m, n, _ = _check_shapes(a, a_scale, b, b_scale, fn)
+    _check_out_dtype(out_dtype, fn)
+    return a.new_empty((m, n), dtype=out_dtype)
+
+
+@torch.library.custom_op(
+    "blockfp8::gemm_out", mutates_args=("out",),
+    schema="(Tensor a, Tensor a_scale, Tensor b, Tensor b_scale, Tensor(a!) out) -> ()")
+def _gemm_out_op(a, a_scale, b, b_scale, out):
+    _gemm_out_real(a, a_scale, b, b_scale, out)
+
+
+@_gemm_out_op.register_fake
+def _gemm_out_fake(a, a_scale, b, b_scale, out):
+    fn = "blockfp8.gemm"
+    m, n, _ = _check_shapes(a, a_scale, b, b_scale, fn)
+    _check_out(out, m, n, fn)
+
+
+# ----------------------------------------------------------------------------------------------
+# Public functions.
+# ----------------------------------------------------------------------------------------------
+
+def _eager(t) -> bool:
+    """Plain eager call on a real (non-meta) tensor: no compile, no tracing, no dispatch mode."""
+    return not _is_compiling() and type(t) is torch.Tensor and not t.is_meta and _dispatch_stack_len() == 0
+
+
+def gemm(a: torch.Tensor, a_scale: torch.Tensor, b: torch.Tensor, b_scale: torch.Tensor,
+         out_dtype: torch.dtype = torch.bfloat16, out: Optional[torch.Tensor] = None) -> torch.Tensor:
+    """C[m, n] = sum_kb (A[m, kb-block] . B[n, kb-block]) * a_scale[m, kb] * b_scale[n // 128, kb].
+
+    a [M, K] and b [N, K]: torch.float8_e4m3fn, K contiguous, K % 128 == 0.
+    a_scale [M, K/128] float32, any strides (row- or column-major, no copy).
+    b_scale [ceil(N/128), K/128] float32, any strides.
+    out_dtype: bfloat16, float16 or float32 (ignored when `out` is given: out's dtype is used).
+    out: optional [M, N] output, N contiguous, written in place and returned.
+    Runs on the tensors' CUDA device and that device's current stream; never synchronises.
+    """
+    if _eager(a):
+        if out is None:
+            return _gemm_real(a, a_scale, b, b_scale, out_dtype)
+        _gemm_out_real(a, a_scale, b, b_scale, out)
+        return out
+    fn = "blockfp8.gemm"
+    for t, name in ((a, "a"), (a_scale, "a_scale"), (b, "b"), (b_scale, "b_scale")):
+        _check_tensor(t, name, fn)
+    if out is None:
+        return torch.ops.blockfp8.gemm(a, a_scale, b, b_scale, out_dtype)
+    _check_tensor(out, "out", fn)
+    torch.ops.blockfp8.gemm_out(a, a_scale, b, b_scale, out)
+    return out
+
+
+def _check_block_size(block_size, fn: str) -> None:
+    try:
+        bs = [int(x) for x in block_size]
+    except TypeError:
+        raise TypeError(f"{fn}: block_size must be a sequence of two ints, got {block_size!r}") from None
+    if bs != [_BLOCK, _BLOCK]:
+        raise ValueError(f"{fn}: blockfp8 supports block_size [128, 128] only, got {list(block_size)}")
+
+
+def _rows(t: torch.Tensor, name: str, fn: str) -> torch.Tensor:
+    """View t [..., X] as [prod(...), X] without a copy; ValueError when that would need one."""
+    if t.dim() == 2:
+        return t
+    # The leading dims collapse into one iff each non-unit dim's stride is the next inner non-unit
+    # leading dim's stride times its size.
+    inner = None
+    for size, stride in zip(reversed(t.shape[:-1]), reversed(t.stride()[:-1])):
+        if size == 1:
+            continue
+        if inner is not None and stride != inner[0] * inner[1]:
+            raise ValueError(f"{fn}: {name}'s leading dimensions must be flattenable without a copy "
+                             f"(shape {_shape(t)}, strides {t.stride()})")
+        inner = (stride, size)
+    rows = 1
+    for size in t.shape[:-1]:
+        rows *= size
+    return t.view(rows, t.shape[-1])
+
+
+def w8a8_block_fp8_matmul(A: torch.Tensor, B: torch.Tensor, As: torch.Tensor, Bs: torch.Tensor,
+                          block_size: Sequence[int], output_dtype: torch.dtype = torch.float16) -> torch.Tensor:
+    """Drop-in for vLLM's w8a8_block_fp8_matmul (same argument order, defaults and result).
+
+    A [..., K] float8_e4m3fn (leading dims flattened to M), As [..., K/128] float32,
+    B [N, K] float8_e4m3fn, Bs [ceil(N/128), K/128] float32, block_size == [128, 128].
+    Returns A.shape[:-1] + (N,) in output_dtype.
+    """
+    fn = "blockfp8.w8a8_block_fp8_matmul"
+    _check_block_size(block_size, fn)
+    for t, name in ((A, "A"), (B, "B"), (As, "As"), (Bs, "Bs")):
+        _check_tensor(t, name, fn)
+    if A.dim() < 1:
+        raise ValueError(f"{fn}: A must be [..., K], got a scalar")
+    if As.dim() != A.dim() or _shape(As)[:-1] != _shape(A)[:-1]:
+        raise ValueError(f"{fn}: As must have shape A.shape[:-1] + (K/128,), got A {_shape(A)} and As {_shape(As)}")
+    lead = _shape(A)[:-1]
+    c = gemm(_rows(A, "A", fn), _rows(As, "As", fn), B, Bs, out_dtype=output_dtype)
+    if A.dim() == 2:
+        return c
+    return c.view(*lead, c.shape[-1])

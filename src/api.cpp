@@ -1,0 +1,122 @@
+// The C ABI: argument checking, then the dispatcher, then one kernel family's launcher.
+// Follow one call: blockfp8_gemm -> validate (validate.cpp) -> choose/check_config (dispatch.cpp)
+// -> launch_swapab_splitk (kernels/swapab_splitk.cu) or launch_simt_gemm (kernels/simt_gemm.cu).
+#include <cstdio>
+
+#include "blockfp8/blockfp8.h"
+#include "device_info.h"
+#include "dispatch.h"
+#include "kernels/launch.h"
+#include "problem.h"
+#include "validate.h"
+
+using namespace blockfp8::detail;
+
+namespace {
+
+#define BLOCKFP8_STR2(x) #x
+#define BLOCKFP8_STR(x) BLOCKFP8_STR2(x)
+constexpr const char* kVersion =
+    BLOCKFP8_STR(BLOCKFP8_VERSION_MAJOR) "." BLOCKFP8_STR(BLOCKFP8_VERSION_MINOR) "." BLOCKFP8_STR(BLOCKFP8_VERSION_PATCH);
+
+blockfp8_status_t hopper_device(const DeviceInfo** dev) {
+  const blockfp8_status_t st = current_device_info(dev);
+  if (st != BLOCKFP8_SUCCESS) return st;
+  if ((*dev)->cc_major != 9 || (*dev)->cc_minor != 0) return BLOCKFP8_ERROR_UNSUPPORTED_DEVICE;
+  return BLOCKFP8_SUCCESS;
+}
+
+}  // namespace
+
+extern "C" {
+
+BLOCKFP8_API const char* blockfp8_status_string(blockfp8_status_t status) {
+  switch (status) {
+    case BLOCKFP8_SUCCESS: return "success";
+    case BLOCKFP8_ERROR_NULL_POINTER: return "a required pointer is NULL";
+    case BLOCKFP8_ERROR_INVALID_SHAPE: return "invalid shape: need M >= 0, N >= 1, K >= 1, each < 2^31";
+    case BLOCKFP8_ERROR_K_NOT_MULTIPLE_OF_128: return "K must be a positive multiple of 128";
+    case BLOCKFP8_ERROR_INVALID_STRIDE:
+      return "invalid stride: need lda >= K, ldb >= K, ldc >= N, scale strides >= 0 and not aliasing";
+    case BLOCKFP8_ERROR_MISALIGNED: return "misaligned pointer: C to its element size, scales to 4 bytes";
+    case BLOCKFP8_ERROR_INVALID_DTYPE: return "invalid output dtype";
+    case BLOCKFP8_ERROR_ALIASING: return "C overlaps an input tensor";
+    case BLOCKFP8_ERROR_UNSUPPORTED_DEVICE: return "the current device is not a Hopper GPU (compute capability 9.0)";
+    case BLOCKFP8_ERROR_INVALID_CONFIG: return "the forced kernel configuration cannot run this problem";
+    case BLOCKFP8_ERROR_CUDA: return "a CUDA runtime call or kernel launch failed";
+    case BLOCKFP8_ERROR_INVALID_VALUE: return "invalid argument";
+  }
+  return "unknown blockfp8 status";
+}
+
+BLOCKFP8_API const char* blockfp8_version_string(void) { return kVersion; }
+
+BLOCKFP8_API blockfp8_status_t blockfp8_gemm_ex(
+    int64_t m, int64_t n, int64_t k, const void* a, int64_t lda, const float* a_scale, int64_t a_scale_stride_m,
+    int64_t a_scale_stride_k, const void* b, int64_t ldb, const float* b_scale, int64_t b_scale_stride_n,
+    int64_t b_scale_stride_k, void* c, int64_t ldc, blockfp8_dtype_t c_dtype, const blockfp8_config_t* config,
+    cudaStream_t stream) {
+  Problem p;
+  p.m = m, p.n = n, p.k = k;
+  p.a = a, p.lda = lda, p.a_scale = a_scale, p.a_scale_stride_m = a_scale_stride_m, p.a_scale_stride_k = a_scale_stride_k;
+  p.b = b, p.ldb = ldb, p.b_scale = b_scale, p.b_scale_stride_n = b_scale_stride_n, p.b_scale_stride_k = b_scale_stride_k;
+  p.c = c, p.ldc = ldc, p.c_dtype = c_dtype;
+  blockfp8_status_t st = validate(p);
+  if (st != BLOCKFP8_SUCCESS || p.m == 0) return st;
+
+  const DeviceInfo* dev = nullptr;
+  if ((st = hopper_device(&dev)) != BLOCKFP8_SUCCESS) return st;
+
+  blockfp8_config_t cfg{};
+  if (config && config->kernel != BLOCKFP8_KERNEL_AUTO) {
+    cfg = *config;
+    if (cfg.kernel == BLOCKFP8_KERNEL_SWAPAB_SPLITK && !tma_compatible(p)) return BLOCKFP8_ERROR_INVALID_CONFIG;
+  } else {
+    cfg = tma_compatible(p) ? choose_config(m, n, k, *dev) : blockfp8_config_t{BLOCKFP8_KERNEL_SIMT, 0, 0, 0, 0};
+  }
+  if ((st = check_config(cfg, m, n, k, *dev)) != BLOCKFP8_SUCCESS) return st;
+
+  switch (cfg.kernel) {
+    case BLOCKFP8_KERNEL_SWAPAB_SPLITK: return launch_swapab_splitk(p, cfg, stream);
+    case BLOCKFP8_KERNEL_SIMT: return launch_simt_gemm(p, stream);
+    default: return BLOCKFP8_ERROR_INVALID_CONFIG;
+  }
+}
+
+BLOCKFP8_API blockfp8_status_t blockfp8_gemm(int64_t m, int64_t n, int64_t k, const void* a, int64_t lda,
+                                             const float* a_scale, int64_t a_scale_stride_m,
+                                             int64_t a_scale_stride_k, const void* b, int64_t ldb,
+                                             const float* b_scale, int64_t b_scale_stride_n,
+                                             int64_t b_scale_stride_k, void* c, int64_t ldc,
+                                             blockfp8_dtype_t c_dtype, cudaStream_t stream) {
+  return blockfp8_gemm_ex(m, n, k, a, lda, a_scale, a_scale_stride_m, a_scale_stride_k, b, ldb, b_scale,
+                          b_scale_stride_n, b_scale_stride_k, c, ldc, c_dtype, nullptr, stream);
+}
+
+BLOCKFP8_API blockfp8_status_t blockfp8_gemm_plan(int64_t m, int64_t n, int64_t k, blockfp8_config_t* config) {
+  if (!config) return BLOCKFP8_ERROR_INVALID_VALUE;
+  if (m < 0 || n < 1 || k < 1 || m >= (int64_t(1) << 31) || n >= (int64_t(1) << 31) || k >= (int64_t(1) << 31))
+    return BLOCKFP8_ERROR_INVALID_SHAPE;
+  if (k % 128 != 0) return BLOCKFP8_ERROR_K_NOT_MULTIPLE_OF_128;
+  const DeviceInfo* dev = nullptr;
+  blockfp8_status_t st = hopper_device(&dev);
+  if (st != BLOCKFP8_SUCCESS) return st;
+  blockfp8_config_t cfg = choose_config(m, n, k, *dev);
+  if ((st = check_config(cfg, m, n, k, *dev)) != BLOCKFP8_SUCCESS) return st;
+  *config = cfg;
+  return BLOCKFP8_SUCCESS;
+}
+
+BLOCKFP8_API int blockfp8_config_name(const blockfp8_config_t* config, char* buf, size_t size) {
+  if (!config) return std::snprintf(buf, size, "null");
+  switch (config->kernel) {
+    case BLOCKFP8_KERNEL_AUTO: return std::snprintf(buf, size, "auto");
+    case BLOCKFP8_KERNEL_SIMT: return std::snprintf(buf, size, "simt");
+    case BLOCKFP8_KERNEL_SWAPAB_SPLITK:
+      return std::snprintf(buf, size, "swapab_t%d_s%d_w%d_p%d", config->token_tile, config->split_k,
+                           config->warpgroups, config->stages);
+  }
+  return std::snprintf(buf, size, "kernel%d", config->kernel);
+}
+
+}  // extern "C"

@@ -1,0 +1,20 @@
+// Host-side launchers of the kernel families, one per file in src/kernels/.
+// Each takes a validated Problem and a checked configuration, and only enqueues work on `stream`.
+#pragma once
+
+#include <cuda_runtime_api.h>
+
+#include "dispatch.h"
+#include "problem.h"
+
+namespace blockfp8::detail {
+
+// src/kernels/swapab_splitk.cu — decode (small M): Cᵀ = B·Aᵀ, K split over a thread-block cluster.
+blockfp8_status_t launch_swapab_splitk(const Problem& p, const blockfp8_config_t& cfg, cudaStream_t stream);
+// Clusters of `split` decode CTAs (each holding `smem_bytes`) the current device can hold at once.
+int swapab_max_active_clusters(int split, int smem_bytes);
+
+// src/kernels/simt_gemm.cu — CUDA cores, any alignment: the fallback and a second opinion.
+blockfp8_status_t launch_simt_gemm(const Problem& p, cudaStream_t stream);
+
+}  // namespace blockfp8::detail

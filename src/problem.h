@@ -1,0 +1,37 @@
+// The internal form of one GEMM call: every argument of the C ABI, validated once, passed by
+// reference from the entry point through the dispatcher to a kernel's launcher.
+#pragma once
+
+#include <cstdint>
+
+#include "blockfp8/blockfp8.h"
+
+namespace blockfp8::detail {
+
+struct Problem {
+  int64_t m = 0, n = 0, k = 0;
+  const void* a = nullptr;
+  int64_t lda = 0;
+  const float* a_scale = nullptr;
+  int64_t a_scale_stride_m = 0, a_scale_stride_k = 0;
+  const void* b = nullptr;
+  int64_t ldb = 0;
+  const float* b_scale = nullptr;
+  int64_t b_scale_stride_n = 0, b_scale_stride_k = 0;
+  void* c = nullptr;
+  int64_t ldc = 0;
+  blockfp8_dtype_t c_dtype = BLOCKFP8_DTYPE_BF16;
+
+  int64_t k_blocks() const { return k / 128; }
+  int64_t n_blocks() const { return (n + 127) / 128; }
+};
+
+inline int64_t dtype_size(blockfp8_dtype_t t) { return t == BLOCKFP8_DTYPE_FP32 ? 4 : 2; }
+
+// The TMA engine needs 16-byte aligned global bases and row strides that are multiples of 16 bytes.
+inline bool tma_compatible(const Problem& p) {
+  auto aligned16 = [](const void* ptr) { return (reinterpret_cast<uintptr_t>(ptr) & 15u) == 0; };
+  return aligned16(p.a) && aligned16(p.b) && p.lda % 16 == 0 && p.ldb % 16 == 0;
+}
+
+}  // namespace blockfp8::detail

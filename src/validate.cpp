@@ -1,0 +1,115 @@
+// Argument checking for the C ABI: the contract in include/blockfp8/blockfp8.h, rule by rule.
+//
+// Order (the first violated rule wins): shape, dtype, pointers, strides (with byte extents), alignment,
+// aliasing. No memory is dereferenced and no CUDA call is made.
+//
+// M == 0: the call is a no-op and A, a_scale and C describe no element, so nothing of them is checked
+// (pointer, stride, alignment, overlap). B and b_scale are checked as always: the contract lets only
+// A, a_scale and C be NULL when M == 0, and a caller's bad ldb should not depend on the batch size.
+//
+// The leading dimensions follow the contract literally (lda >= K, ldb >= K, ldc >= N, even for a
+// single row); the extent-1 exemption applies to the scale strides, whose layouts vary by framework.
+#include "validate.h"
+
+#include <cstdint>
+#include <limits>
+
+namespace blockfp8::detail {
+namespace {
+
+constexpr int64_t kDimLimit = int64_t{1} << 31;
+constexpr int64_t kInt64Max = std::numeric_limits<int64_t>::max();
+
+// out = a * b + c for non-negative operands; false if the result does not fit in int64.
+bool mul_add(int64_t a, int64_t b, int64_t c, int64_t& out) {
+  if (a != 0 && b > (kInt64Max - c) / a) return false;
+  out = a * b + c;
+  return true;
+}
+
+// A strided 2-D tensor: element (i, j) at ptr + (i * s_row + j * s_col) * elem bytes.
+struct View {
+  const void* ptr;
+  int64_t rows, cols, s_row, s_col, elem;
+};
+
+// A dimension of extent 1 never uses its stride.
+int64_t used_stride(int64_t extent, int64_t stride) { return extent > 1 ? stride : 0; }
+
+// Scale strides: non-negative, and two non-zero strides must not map two elements to one address.
+// Sorted by stride, the larger one must step over the whole span of the smaller dimension:
+// s_big >= s_small * e_small (an interleaving layout that happens not to collide is also refused).
+bool scale_strides_ok(const View& v) {
+  const int64_t s_row = used_stride(v.rows, v.s_row), s_col = used_stride(v.cols, v.s_col);
+  if (s_row < 0 || s_col < 0) return false;
+  if (s_row == 0 || s_col == 0) return true;  // broadcast: shared addresses are intended
+  const bool rows_small = s_row <= s_col;
+  const int64_t s_small = rows_small ? s_row : s_col, e_small = rows_small ? v.rows : v.cols;
+  const int64_t s_big = rows_small ? s_col : s_row;
+  return s_small <= s_big / e_small;  // s_small * e_small <= s_big, without overflow
+}
+
+// The bytes [begin, begin + bytes) a view can touch. False if the extent overflows int64 or the
+// range wraps around the address space. Strides must already be validated (non-negative where used).
+struct Range {
+  uint64_t begin, bytes;
+};
+bool byte_range(const View& v, Range& r) {
+  int64_t last_in_row = 0, last = 0, bytes = 0;
+  if (!mul_add(v.cols - 1, used_stride(v.cols, v.s_col), 0, last_in_row) ||
+      !mul_add(v.rows - 1, used_stride(v.rows, v.s_row), last_in_row, last) || !mul_add(last, v.elem, v.elem, bytes))
+    return false;
+  r.begin = reinterpret_cast<uintptr_t>(v.ptr);
+  r.bytes = uint64_t(bytes);
+  return r.bytes <= std::numeric_limits<uint64_t>::max() - r.begin;
+}
+
+bool overlap(const Range& x, const Range& y) { return x.begin < y.begin + y.bytes && y.begin < x.begin + x.bytes; }
+
+bool aligned(const void* ptr, int64_t bytes) { return reinterpret_cast<uintptr_t>(ptr) % uint64_t(bytes) == 0; }
+
+}  // namespace
+
+blockfp8_status_t validate(const Problem& p) {
+  // Shape.
+  if (p.m < 0 || p.n < 1 || p.k < 1 || p.m >= kDimLimit || p.n >= kDimLimit || p.k >= kDimLimit)
+    return BLOCKFP8_ERROR_INVALID_SHAPE;
+  if (p.k % 128 != 0) return BLOCKFP8_ERROR_K_NOT_MULTIPLE_OF_128;
+
+  // Dtype (the enum arrives through a C ABI: any int is possible).
+  const int dtype = static_cast<int>(p.c_dtype);
+  if (dtype != BLOCKFP8_DTYPE_BF16 && dtype != BLOCKFP8_DTYPE_FP16 && dtype != BLOCKFP8_DTYPE_FP32)
+    return BLOCKFP8_ERROR_INVALID_DTYPE;
+
+  const bool rows = p.m > 0;  // false: A, a_scale and C are not checked (see the top of this file)
+  const View a{p.a, p.m, p.k, p.lda, 1, 1};
+  const View a_scale{p.a_scale, p.m, p.k_blocks(), p.a_scale_stride_m, p.a_scale_stride_k, 4};
+  const View b{p.b, p.n, p.k, p.ldb, 1, 1};
+  const View b_scale{p.b_scale, p.n_blocks(), p.k_blocks(), p.b_scale_stride_n, p.b_scale_stride_k, 4};
+  const View c{p.c, p.m, p.n, p.ldc, 1, dtype_size(p.c_dtype)};
+
+  // Pointers.
+  if (!p.b || !p.b_scale || (rows && (!p.a || !p.a_scale || !p.c))) return BLOCKFP8_ERROR_NULL_POINTER;
+
+  // Strides.
+  if (p.ldb < p.k || !scale_strides_ok(b_scale)) return BLOCKFP8_ERROR_INVALID_STRIDE;
+  if (rows && (p.lda < p.k || p.ldc < p.n || !scale_strides_ok(a_scale))) return BLOCKFP8_ERROR_INVALID_STRIDE;
+
+  // Byte extents: a tensor too large to address is a shape error.
+  Range ra{}, ra_scale{}, rb{}, rb_scale{}, rc{};
+  if (!byte_range(b, rb) || !byte_range(b_scale, rb_scale)) return BLOCKFP8_ERROR_INVALID_SHAPE;
+  if (rows && (!byte_range(a, ra) || !byte_range(a_scale, ra_scale) || !byte_range(c, rc)))
+    return BLOCKFP8_ERROR_INVALID_SHAPE;
+
+  // Alignment. A and B may have any alignment: the SIMT kernel serves what TMA cannot.
+  if (!aligned(p.b_scale, 4)) return BLOCKFP8_ERROR_MISALIGNED;
+  if (!rows) return BLOCKFP8_SUCCESS;
+  if (!aligned(p.c, c.elem) || !aligned(p.a_scale, 4)) return BLOCKFP8_ERROR_MISALIGNED;
+
+  // Aliasing: C's whole byte range (row padding included) against each input's.
+  if (overlap(rc, ra) || overlap(rc, rb) || overlap(rc, ra_scale) || overlap(rc, rb_scale))
+    return BLOCKFP8_ERROR_ALIASING;
+  return BLOCKFP8_SUCCESS;
+}
+
+}  // namespace blockfp8::detail

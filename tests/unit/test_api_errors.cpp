@@ -1,0 +1,158 @@
+// The public C ABI's argument errors. Arguments are validated before any CUDA call, so this runs
+// without a GPU (the pointers are fake device addresses that are never dereferenced).
+#include <gtest/gtest.h>
+
+#include <cstdint>
+#include <cstring>
+#include <set>
+#include <string>
+
+#include "blockfp8/blockfp8.h"
+#include "blockfp8/blockfp8.hpp"
+
+namespace {
+
+constexpr uintptr_t kA = 1ull << 40, kB = 2ull << 40, kAScale = 3ull << 40, kBScale = 4ull << 40, kC = 5ull << 40;
+
+// blockfp8_gemm with a valid M = 4, N = 256, K = 512 problem, one argument changed by `edit`.
+struct Args {
+  int64_t m = 4, n = 256, k = 512;
+  const void* a = reinterpret_cast<const void*>(kA);
+  int64_t lda = 512;
+  const float* a_scale = reinterpret_cast<const float*>(kAScale);
+  int64_t sa_m = 4, sa_k = 1;
+  const void* b = reinterpret_cast<const void*>(kB);
+  int64_t ldb = 512;
+  const float* b_scale = reinterpret_cast<const float*>(kBScale);
+  int64_t sb_n = 4, sb_k = 1;
+  void* c = reinterpret_cast<void*>(kC);
+  int64_t ldc = 256;
+  blockfp8_dtype_t dtype = BLOCKFP8_DTYPE_BF16;
+
+  blockfp8_status_t gemm() const {
+    return blockfp8_gemm(m, n, k, a, lda, a_scale, sa_m, sa_k, b, ldb, b_scale, sb_n, sb_k, c, ldc, dtype, nullptr);
+  }
+  blockfp8_status_t gemm_ex(const blockfp8_config_t* cfg) const {
+    return blockfp8_gemm_ex(m, n, k, a, lda, a_scale, sa_m, sa_k, b, ldb, b_scale, sb_n, sb_k, c, ldc, dtype, cfg,
+                            nullptr);
+  }
+};
+
+template <class Edit>
+void expect_status(blockfp8_status_t want, Edit edit) {
+  Args args;
+  edit(args);
+  EXPECT_EQ(args.gemm(), want) << blockfp8_status_string(args.gemm());
+  blockfp8_config_t simt{};
+  simt.kernel = BLOCKFP8_KERNEL_SIMT;
+  EXPECT_EQ(args.gemm_ex(nullptr), want);
+  EXPECT_EQ(args.gemm_ex(&simt), want);  // argument errors come before the configuration
+}
+
+TEST(ApiErrors, NullPointer) {
+  expect_status(BLOCKFP8_ERROR_NULL_POINTER, [](Args& a) { a.a = nullptr; });
+  expect_status(BLOCKFP8_ERROR_NULL_POINTER, [](Args& a) { a.b = nullptr; });
+  expect_status(BLOCKFP8_ERROR_NULL_POINTER, [](Args& a) { a.a_scale = nullptr; });
+  expect_status(BLOCKFP8_ERROR_NULL_POINTER, [](Args& a) { a.b_scale = nullptr; });
+  expect_status(BLOCKFP8_ERROR_NULL_POINTER, [](Args& a) { a.c = nullptr; });
+  expect_status(BLOCKFP8_ERROR_NULL_POINTER, [](Args& a) { a.m = 0, a.b = nullptr; });
+}
+
+TEST(ApiErrors, InvalidShape) {
+  expect_status(BLOCKFP8_ERROR_INVALID_SHAPE, [](Args& a) { a.m = -1; });
+  expect_status(BLOCKFP8_ERROR_INVALID_SHAPE, [](Args& a) { a.n = 0; });
+  expect_status(BLOCKFP8_ERROR_INVALID_SHAPE, [](Args& a) { a.k = 0; });
+  expect_status(BLOCKFP8_ERROR_INVALID_SHAPE, [](Args& a) { a.m = int64_t{1} << 31; });
+  expect_status(BLOCKFP8_ERROR_INVALID_SHAPE, [](Args& a) { a.lda = int64_t{1} << 62; });  // byte extent overflows
+}
+
+TEST(ApiErrors, KNotMultipleOf128) {
+  expect_status(BLOCKFP8_ERROR_K_NOT_MULTIPLE_OF_128, [](Args& a) { a.k = 500, a.lda = a.ldb = 500; });
+}
+
+TEST(ApiErrors, InvalidStride) {
+  expect_status(BLOCKFP8_ERROR_INVALID_STRIDE, [](Args& a) { a.lda = 511; });
+  expect_status(BLOCKFP8_ERROR_INVALID_STRIDE, [](Args& a) { a.ldb = 511; });
+  expect_status(BLOCKFP8_ERROR_INVALID_STRIDE, [](Args& a) { a.ldc = 255; });
+  expect_status(BLOCKFP8_ERROR_INVALID_STRIDE, [](Args& a) { a.sa_m = -4; });
+  expect_status(BLOCKFP8_ERROR_INVALID_STRIDE, [](Args& a) { a.sb_k = -1; });
+  expect_status(BLOCKFP8_ERROR_INVALID_STRIDE, [](Args& a) { a.sa_m = 1, a.sa_k = 1; });  // aliasing elements
+}
+
+TEST(ApiErrors, Misaligned) {
+  expect_status(BLOCKFP8_ERROR_MISALIGNED, [](Args& a) { a.c = reinterpret_cast<void*>(kC + 1); });
+  expect_status(BLOCKFP8_ERROR_MISALIGNED,
+                [](Args& a) { a.dtype = BLOCKFP8_DTYPE_FP32, a.c = reinterpret_cast<void*>(kC + 2); });
+  expect_status(BLOCKFP8_ERROR_MISALIGNED, [](Args& a) { a.a_scale = reinterpret_cast<const float*>(kAScale + 2); });
+  expect_status(BLOCKFP8_ERROR_MISALIGNED, [](Args& a) { a.b_scale = reinterpret_cast<const float*>(kBScale + 1); });
+}
+
+TEST(ApiErrors, InvalidDtype) {
+  expect_status(BLOCKFP8_ERROR_INVALID_DTYPE, [](Args& a) { a.dtype = static_cast<blockfp8_dtype_t>(3); });
+  expect_status(BLOCKFP8_ERROR_INVALID_DTYPE, [](Args& a) {
+    const int negative = -1;  // a value outside the enum, as a C caller can pass
+    a.dtype = static_cast<blockfp8_dtype_t>(negative);
+  });
+}
+
+TEST(ApiErrors, Aliasing) {
+  expect_status(BLOCKFP8_ERROR_ALIASING, [](Args& a) { a.c = const_cast<void*>(a.a); });
+  expect_status(BLOCKFP8_ERROR_ALIASING, [](Args& a) { a.c = reinterpret_cast<void*>(kB + 256); });
+  expect_status(BLOCKFP8_ERROR_ALIASING, [](Args& a) { a.c = reinterpret_cast<void*>(kAScale); });
+  expect_status(BLOCKFP8_ERROR_ALIASING, [](Args& a) { a.b_scale = reinterpret_cast<const float*>(kC + 64); });
+}
+
+// M == 0 returns before any CUDA call: succeeds even without a GPU.
+TEST(ApiErrors, ZeroMIsANoOp) {
+  Args args;
+  args.m = 0, args.a = nullptr, args.a_scale = nullptr, args.c = nullptr;
+  EXPECT_EQ(args.gemm(), BLOCKFP8_SUCCESS);
+  EXPECT_EQ(args.gemm_ex(nullptr), BLOCKFP8_SUCCESS);
+}
+
+TEST(ApiErrors, PlanArguments) {
+  blockfp8_config_t cfg{};
+  EXPECT_EQ(blockfp8_gemm_plan(4, 256, 512, nullptr), BLOCKFP8_ERROR_INVALID_VALUE);
+  EXPECT_EQ(blockfp8_gemm_plan(4, 0, 512, &cfg), BLOCKFP8_ERROR_INVALID_SHAPE);
+  EXPECT_EQ(blockfp8_gemm_plan(-1, 256, 512, &cfg), BLOCKFP8_ERROR_INVALID_SHAPE);
+  EXPECT_EQ(blockfp8_gemm_plan(4, 256, 500, &cfg), BLOCKFP8_ERROR_K_NOT_MULTIPLE_OF_128);
+}
+
+TEST(StatusString, DistinctAndNonEmpty) {
+  std::set<std::string> seen;
+  for (int s = BLOCKFP8_SUCCESS; s <= BLOCKFP8_ERROR_INVALID_VALUE; ++s) {
+    const char* str = blockfp8_status_string(static_cast<blockfp8_status_t>(s));
+    ASSERT_NE(str, nullptr) << s;
+    EXPECT_GT(std::strlen(str), 0u) << s;
+    EXPECT_TRUE(seen.insert(str).second) << "status " << s << " shares its string: " << str;
+  }
+  for (int unknown : {-1, BLOCKFP8_ERROR_INVALID_VALUE + 1, 1000}) {
+    const char* str = blockfp8_status_string(static_cast<blockfp8_status_t>(unknown));
+    ASSERT_NE(str, nullptr) << unknown;
+    EXPECT_GT(std::strlen(str), 0u) << unknown;
+    EXPECT_EQ(seen.count(str), 0u) << "unknown status " << unknown << " reads as a known one: " << str;
+  }
+  EXPECT_STREQ(blockfp8::to_string(BLOCKFP8_SUCCESS), blockfp8_status_string(BLOCKFP8_SUCCESS));
+}
+
+TEST(Version, MatchesHeader) {
+  const std::string want = std::to_string(BLOCKFP8_VERSION_MAJOR) + "." + std::to_string(BLOCKFP8_VERSION_MINOR) +
+                           "." + std::to_string(BLOCKFP8_VERSION_PATCH);
+  EXPECT_EQ(want, blockfp8_version_string());
+}
+
+TEST(ConfigName, ExamplesAndSnprintfContract) {
+  // The header's example: token tile 16, split 4, 2 warpgroups, 14 stages.
+  blockfp8_config_t swapab{}, simt{};
+  swapab.kernel = BLOCKFP8_KERNEL_SWAPAB_SPLITK, swapab.token_tile = 16, swapab.split_k = 4;
+  swapab.warpgroups = 2, swapab.stages = 14;
+  simt.kernel = BLOCKFP8_KERNEL_SIMT;
+  EXPECT_EQ(blockfp8::config_name(swapab), "swapab_t16_s4_w2_p14");
+  EXPECT_EQ(blockfp8::config_name(simt), "simt");
+  char buf[4];
+  EXPECT_EQ(blockfp8_config_name(&swapab, buf, sizeof buf), int(std::strlen("swapab_t16_s4_w2_p14")));
+  EXPECT_STREQ(buf, "swa");  // truncated and terminated
+  EXPECT_EQ(blockfp8_config_name(&simt, nullptr, 0), 4);
+}
+
+}  // namespace
