@@ -54,6 +54,7 @@ int main(int argc, char** argv) {
       std::fprintf(stderr, "warning: compute capability %d.%d; the library targets 9.0 only\n", prop.major, prop.minor);
 
     if (ctx.opt.floor_gb > 0) return run_floor_gb(ctx);
+    if (ctx.opt.quant) return run_quant(ctx);
 
     if (ctx.opt.cublaslt) {
       try {

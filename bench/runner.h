@@ -36,6 +36,9 @@ std::vector<Row> run_shape(Context& ctx, const Shape& shape, int index, int tota
 // --floor-gb: the floor on one large buffer; prints the variants' TB/s. Returns the exit status.
 int run_floor_gb(Context& ctx);
 
+// --quant: the activation quantiser (bench/quant.cpp), cold and hot GB/s per M. Returns the exit status.
+int run_quant(Context& ctx);
+
 // --repeat-check: the primary shape twice; prints timing agreement and output identity.
 int run_repeat_check(Context& ctx);
 

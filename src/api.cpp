@@ -1,6 +1,8 @@
 // The C ABI: argument checking, then the dispatcher, then one kernel family's launcher.
 // Follow one call: blockfp8_gemm -> validate (validate.cpp) -> choose/check_config (dispatch.cpp)
 // -> launch_swapab_splitk (kernels/swapab_splitk.cu) or launch_simt_gemm (kernels/simt_gemm.cu).
+// The quantiser: blockfp8_quantize_1x128 -> validate_quantize -> launch_quantize_1x128
+// (kernels/quantize_1x128.cu).
 #include <cstdio>
 
 #include "blockfp8/blockfp8.h"
@@ -37,10 +39,11 @@ BLOCKFP8_API const char* blockfp8_status_string(blockfp8_status_t status) {
     case BLOCKFP8_ERROR_INVALID_SHAPE: return "invalid shape: need M >= 0, N >= 1, K >= 1, each < 2^31";
     case BLOCKFP8_ERROR_K_NOT_MULTIPLE_OF_128: return "K must be a positive multiple of 128";
     case BLOCKFP8_ERROR_INVALID_STRIDE:
-      return "invalid stride: need lda >= K, ldb >= K, ldc >= N, scale strides >= 0 and not aliasing";
-    case BLOCKFP8_ERROR_MISALIGNED: return "misaligned pointer: C to its element size, scales to 4 bytes";
-    case BLOCKFP8_ERROR_INVALID_DTYPE: return "invalid output dtype";
-    case BLOCKFP8_ERROR_ALIASING: return "C overlaps an input tensor";
+      return "invalid stride: need lda >= K, ldb >= K, ldc >= N (ldx, ldq >= K), scale strides >= 0 and not "
+             "aliasing";
+    case BLOCKFP8_ERROR_MISALIGNED: return "misaligned pointer: C or X to its element size, scales to 4 bytes";
+    case BLOCKFP8_ERROR_INVALID_DTYPE: return "invalid dtype";
+    case BLOCKFP8_ERROR_ALIASING: return "an output tensor overlaps an input or another output";
     case BLOCKFP8_ERROR_UNSUPPORTED_DEVICE: return "the current device is not a Hopper GPU (compute capability 9.0)";
     case BLOCKFP8_ERROR_INVALID_CONFIG: return "the forced kernel configuration cannot run this problem";
     case BLOCKFP8_ERROR_CUDA: return "a CUDA runtime call or kernel launch failed";
@@ -71,10 +74,14 @@ BLOCKFP8_API blockfp8_status_t blockfp8_gemm_ex(
   if (config && config->kernel != BLOCKFP8_KERNEL_AUTO) {
     cfg = *config;
     if (cfg.kernel == BLOCKFP8_KERNEL_SWAPAB_SPLITK && !tma_compatible(p)) return BLOCKFP8_ERROR_INVALID_CONFIG;
+    if ((st = check_config(cfg, m, n, k, *dev)) != BLOCKFP8_SUCCESS) return st;
   } else {
-    cfg = tma_compatible(p) ? choose_config(m, n, k, *dev) : blockfp8_config_t{BLOCKFP8_KERNEL_SIMT, 0, 0, 0, 0};
+    // The dispatcher's choice; what the fast kernels cannot take (TMA-hostile pointers, a K slice
+    // whose scales leave no room for the ring) the SIMT kernel serves.
+    cfg = choose_config(m, n, k, *dev);
+    if (!tma_compatible(p) || check_config(cfg, m, n, k, *dev) != BLOCKFP8_SUCCESS)
+      cfg = blockfp8_config_t{BLOCKFP8_KERNEL_SIMT, 0, 0, 0, 0};
   }
-  if ((st = check_config(cfg, m, n, k, *dev)) != BLOCKFP8_SUCCESS) return st;
 
   switch (cfg.kernel) {
     case BLOCKFP8_KERNEL_SWAPAB_SPLITK: return launch_swapab_splitk(p, cfg, stream);
@@ -102,9 +109,24 @@ BLOCKFP8_API blockfp8_status_t blockfp8_gemm_plan(int64_t m, int64_t n, int64_t 
   blockfp8_status_t st = hopper_device(&dev);
   if (st != BLOCKFP8_SUCCESS) return st;
   blockfp8_config_t cfg = choose_config(m, n, k, *dev);
-  if ((st = check_config(cfg, m, n, k, *dev)) != BLOCKFP8_SUCCESS) return st;
+  if (check_config(cfg, m, n, k, *dev) != BLOCKFP8_SUCCESS) cfg = blockfp8_config_t{BLOCKFP8_KERNEL_SIMT, 0, 0, 0, 0};
   *config = cfg;
   return BLOCKFP8_SUCCESS;
+}
+
+BLOCKFP8_API blockfp8_status_t blockfp8_quantize_1x128(int64_t m, int64_t k, const void* x, int64_t ldx,
+                                                       blockfp8_dtype_t x_dtype, void* x_q, int64_t ldq,
+                                                       float* scales, int64_t scale_stride_m,
+                                                       int64_t scale_stride_k, blockfp8_scale_format_t fmt,
+                                                       cudaStream_t stream) {
+  QuantizeProblem q;
+  q.m = m, q.k = k, q.x = x, q.ldx = ldx, q.x_dtype = x_dtype, q.x_q = x_q, q.ldq = ldq;
+  q.scales = scales, q.scale_stride_m = scale_stride_m, q.scale_stride_k = scale_stride_k, q.fmt = fmt;
+  blockfp8_status_t st = validate_quantize(q);
+  if (st != BLOCKFP8_SUCCESS || q.m == 0) return st;
+  const DeviceInfo* dev = nullptr;
+  if ((st = hopper_device(&dev)) != BLOCKFP8_SUCCESS) return st;
+  return launch_quantize_1x128(q, stream);
 }
 
 BLOCKFP8_API int blockfp8_config_name(const blockfp8_config_t* config, char* buf, size_t size) {

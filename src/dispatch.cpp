@@ -7,16 +7,22 @@ namespace blockfp8::detail {
 
 int swapab_stage_bytes(int token_tile) { return (token_tile + kSwapabRowsPerTile) * 128; }
 
-int swapab_smem_bytes(int token_tile, int stages) {
-  // 1024 bytes of alignment slack, then per stage: the A and B tiles, TN + 4 scales, two mbarriers.
-  return 1024 + stages * (swapab_stage_bytes(token_tile) + (token_tile + 4) * 4 + 16);
+int swapab_smem_bytes(int token_tile, int stages, int kb_slice) {
+  // 1024 bytes of alignment slack, the ring (tiles + two mbarriers a stage), TN + 4 scales a k-block.
+  return 1024 + stages * (swapab_stage_bytes(token_tile) + 16) + kb_slice * (token_tile + 4) * 4;
 }
 
 int swapab_reduction_bytes(int token_tile) { return token_tile * kSwapabRedPitch * 4; }
 
-int swapab_max_stages(int token_tile, const DeviceInfo& dev) {
-  const int per_stage = swapab_stage_bytes(token_tile) + (token_tile + 4) * 4 + 16;
-  return std::min(kSwapabMaxStages, (dev.smem_per_block_optin - 1024) / per_stage);
+int swapab_min_stages(int token_tile, int warpgroups) {
+  const int held = token_tile <= kSwapabMaxPipelinedTokenTile ? 2 * warpgroups : 1;
+  const int stage = swapab_stage_bytes(token_tile);
+  return std::max(held, (swapab_reduction_bytes(token_tile) + stage - 1) / stage);
+}
+
+int swapab_max_stages(int token_tile, int kb_slice, const DeviceInfo& dev) {
+  const int64_t room = int64_t(dev.smem_per_block_optin) - 1024 - int64_t(kb_slice) * (token_tile + 4) * 4;
+  return int(std::max<int64_t>(0, std::min<int64_t>(kSwapabMaxStages, room / (swapab_stage_bytes(token_tile) + 16))));
 }
 
 namespace {
@@ -85,9 +91,8 @@ blockfp8_status_t check_config(blockfp8_config_t& cfg, int64_t m, int64_t n, int
       if (cfg.warpgroups == 0) cfg.warpgroups = default_warpgroups(cfg.token_tile);
       if (cfg.warpgroups != 1 && cfg.warpgroups != 2) return BLOCKFP8_ERROR_INVALID_CONFIG;
       if (cfg.warpgroups == 2 && cfg.token_tile > kSwapabMaxTokenTileFor2Warpgroups) return BLOCKFP8_ERROR_INVALID_CONFIG;
-      // The stage ring doubles as the reduction buffer, so it must hold the partial tile.
-      const int min_stages = ceil_div(swapab_reduction_bytes(cfg.token_tile), swapab_stage_bytes(cfg.token_tile));
-      const int max_stages = swapab_max_stages(cfg.token_tile, dev);
+      const int min_stages = swapab_min_stages(cfg.token_tile, cfg.warpgroups);
+      const int max_stages = swapab_max_stages(cfg.token_tile, swapab_kb_slice(kb_total, cfg.split_k), dev);
       if (cfg.stages == 0) {
         // No deeper than the longest K slice of a CTA: more stages would never be filled.
         cfg.stages = std::max(min_stages, std::min(max_stages, ceil_div(kb_total, cfg.split_k)));

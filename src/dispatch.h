@@ -30,12 +30,20 @@ constexpr int kSwapabMaxTokenTileFor2Warpgroups = 64;
 
 // Bytes of shared memory one pipeline stage of the decode kernel needs for a token tile.
 int swapab_stage_bytes(int token_tile);
-// Shared memory of the decode kernel's CTA for (token_tile, stages), barriers and scales included.
-int swapab_smem_bytes(int token_tile, int stages);
+// K-blocks in the longest K slice of one CTA.
+inline int swapab_kb_slice(int64_t kb_total, int split_k) { return int((kb_total + split_k - 1) / split_k); }
+// Shared memory of the decode kernel's CTA: the stage ring, the scales of its K slice, the barriers.
+int swapab_smem_bytes(int token_tile, int stages, int kb_slice);
+// Up to this token tile a math warpgroup keeps the next k-block's wgmma in flight while it promotes
+// the previous one, so it holds two stages at a time.
+constexpr int kSwapabMaxPipelinedTokenTile = 64;
+// The shallowest ring that cannot deadlock (each math warpgroup may hold two stages while it waits
+// for a third) and that holds the reduction buffer.
+int swapab_min_stages(int token_tile, int warpgroups);
 // The fp32 partial tile parked in the stage ring for the cluster reduction.
 int swapab_reduction_bytes(int token_tile);
-// Deepest pipeline that fits the device.
-int swapab_max_stages(int token_tile, const DeviceInfo& dev);
+// Deepest pipeline that fits the device next to the scales of a K slice of kb_slice k-blocks.
+int swapab_max_stages(int token_tile, int kb_slice, const DeviceInfo& dev);
 
 // The dispatcher's choice, assuming TMA-compatible pointers.
 blockfp8_config_t choose_config(int64_t m, int64_t n, int64_t k, const DeviceInfo& dev);

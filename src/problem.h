@@ -28,6 +28,21 @@ struct Problem {
 
 inline int64_t dtype_size(blockfp8_dtype_t t) { return t == BLOCKFP8_DTYPE_FP32 ? 4 : 2; }
 
+// One call of blockfp8_quantize_1x128: X [m][ldx] (x_dtype) -> X_q [m][ldq] e4m3 and 1x128 scales.
+struct QuantizeProblem {
+  int64_t m = 0, k = 0;
+  const void* x = nullptr;
+  int64_t ldx = 0;
+  blockfp8_dtype_t x_dtype = BLOCKFP8_DTYPE_BF16;
+  void* x_q = nullptr;
+  int64_t ldq = 0;
+  float* scales = nullptr;
+  int64_t scale_stride_m = 0, scale_stride_k = 0;
+  blockfp8_scale_format_t fmt = BLOCKFP8_SCALE_FP32;
+
+  int64_t k_blocks() const { return k / 128; }
+};
+
 // The TMA engine needs 16-byte aligned global bases and row strides that are multiples of 16 bytes.
 inline bool tma_compatible(const Problem& p) {
   auto aligned16 = [](const void* ptr) { return (reinterpret_cast<uintptr_t>(ptr) & 15u) == 0; };

@@ -112,4 +112,43 @@ blockfp8_status_t validate(const Problem& p) {
   return BLOCKFP8_SUCCESS;
 }
 
+// The quantiser. Its scales are an output, so the broadcast exemption of the GEMM's scale strides
+// does not apply: a zero stride along a dimension of extent > 1 would make groups race for one word.
+blockfp8_status_t validate_quantize(const QuantizeProblem& q) {
+  // Shape.
+  if (q.m < 0 || q.k < 1 || q.m >= kDimLimit || q.k >= kDimLimit) return BLOCKFP8_ERROR_INVALID_SHAPE;
+  if (q.k % 128 != 0) return BLOCKFP8_ERROR_K_NOT_MULTIPLE_OF_128;
+
+  // Dtype and scale format (C enums: any int can arrive).
+  const int dtype = static_cast<int>(q.x_dtype);
+  if (dtype != BLOCKFP8_DTYPE_BF16 && dtype != BLOCKFP8_DTYPE_FP16 && dtype != BLOCKFP8_DTYPE_FP32)
+    return BLOCKFP8_ERROR_INVALID_DTYPE;
+  const int fmt = static_cast<int>(q.fmt);
+  if (fmt != BLOCKFP8_SCALE_FP32 && fmt != BLOCKFP8_SCALE_UE8M0) return BLOCKFP8_ERROR_INVALID_VALUE;
+  if (q.m == 0) return BLOCKFP8_SUCCESS;  // a no-op: no tensor describes an element
+
+  const View x{q.x, q.m, q.k, q.ldx, 1, dtype_size(q.x_dtype)};
+  const View x_q{q.x_q, q.m, q.k, q.ldq, 1, 1};
+  const View scales{q.scales, q.m, q.k_blocks(), q.scale_stride_m, q.scale_stride_k, 4};
+
+  // Pointers.
+  if (!q.x || !q.x_q || !q.scales) return BLOCKFP8_ERROR_NULL_POINTER;
+
+  // Strides.
+  const bool broadcast = (q.m > 1 && q.scale_stride_m == 0) || (q.k_blocks() > 1 && q.scale_stride_k == 0);
+  if (q.ldx < q.k || q.ldq < q.k || broadcast || !scale_strides_ok(scales)) return BLOCKFP8_ERROR_INVALID_STRIDE;
+
+  // Byte extents.
+  Range rx{}, rq{}, rs{};
+  if (!byte_range(x, rx) || !byte_range(x_q, rq) || !byte_range(scales, rs)) return BLOCKFP8_ERROR_INVALID_SHAPE;
+
+  // Alignment: X to its element size, scales to 4 bytes; X_q is bytes. (The fast path's 16-byte
+  // vectors are the launcher's choice, not a requirement.)
+  if (!aligned(q.x, x.elem) || !aligned(q.scales, 4)) return BLOCKFP8_ERROR_MISALIGNED;
+
+  // Aliasing: each output against the input and against the other output (whole byte ranges).
+  if (overlap(rq, rx) || overlap(rs, rx) || overlap(rq, rs)) return BLOCKFP8_ERROR_ALIASING;
+  return BLOCKFP8_SUCCESS;
+}
+
 }  // namespace blockfp8::detail

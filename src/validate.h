@@ -11,4 +11,8 @@ namespace blockfp8::detail {
 // M == 0 is valid; pointers of A, a_scale and C are then not inspected.
 blockfp8_status_t validate(const Problem& p);
 
+// The quantiser's contract (blockfp8.h, blockfp8_quantize_1x128), same order: shape, dtype and scale
+// format, pointers, strides, byte extents, alignment, aliasing. M == 0 is valid and checks no pointer.
+blockfp8_status_t validate_quantize(const QuantizeProblem& q);
+
 }  // namespace blockfp8::detail

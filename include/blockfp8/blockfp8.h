@@ -54,14 +54,16 @@ typedef enum blockfp8_status {
   BLOCKFP8_ERROR_NULL_POINTER = 1,          /* a required pointer is NULL */
   BLOCKFP8_ERROR_INVALID_SHAPE = 2,         /* M < 0, N < 1, K < 1, or a size >= 2^31 */
   BLOCKFP8_ERROR_K_NOT_MULTIPLE_OF_128 = 3, /* K % 128 != 0 */
-  BLOCKFP8_ERROR_INVALID_STRIDE = 4,        /* lda < K, ldb < K, ldc < N, negative or aliasing scale strides */
-  BLOCKFP8_ERROR_MISALIGNED = 5,            /* C or a scale pointer not aligned to its element size */
-  BLOCKFP8_ERROR_INVALID_DTYPE = 6,         /* unknown output dtype */
-  BLOCKFP8_ERROR_ALIASING = 7,              /* C overlaps an input */
+  BLOCKFP8_ERROR_INVALID_STRIDE = 4,        /* lda < K, ldb < K, ldc < N, negative or aliasing scale strides
+                                               (quantiser: ldx < K, ldq < K, bad scale strides) */
+  BLOCKFP8_ERROR_MISALIGNED = 5,            /* C, X or a scale pointer not aligned to its element size */
+  BLOCKFP8_ERROR_INVALID_DTYPE = 6,         /* unknown output (or quantiser input) dtype */
+  BLOCKFP8_ERROR_ALIASING = 7,              /* an output overlaps an input (or another output) */
   BLOCKFP8_ERROR_UNSUPPORTED_DEVICE = 8,    /* current device is not compute capability 9.0 */
   BLOCKFP8_ERROR_INVALID_CONFIG = 9,        /* a forced blockfp8_config_t cannot run this problem */
   BLOCKFP8_ERROR_CUDA = 10,                 /* a CUDA runtime call or launch failed */
-  BLOCKFP8_ERROR_INVALID_VALUE = 11         /* any other invalid argument (e.g. a NULL out-parameter) */
+  BLOCKFP8_ERROR_INVALID_VALUE = 11         /* any other invalid argument (e.g. a NULL out-parameter,
+                                               an unknown blockfp8_scale_format_t) */
 } blockfp8_status_t;
 
 typedef enum blockfp8_dtype {
@@ -115,6 +117,47 @@ BLOCKFP8_API blockfp8_status_t blockfp8_gemm_plan(int64_t m, int64_t n, int64_t 
 
 /* A short name for a configuration, e.g. "swapab_t16_s4_w2_p14" or "simt". Returns chars needed (like snprintf). */
 BLOCKFP8_API int blockfp8_config_name(const blockfp8_config_t* config, char* buf, size_t size);
+
+/* ------------------------------------------------------------------------------------------------
+ * Activation quantiser: X (M x K, bf16 / fp16 / fp32) -> (X_q e4m3, 1x128 scales), the A operand and
+ * a_scale of blockfp8_gemm, numerically identical to vLLM's per_token_group_quant_fp8 (group 128).
+ *
+ * Per row m and group kb (elements k in [128 kb, 128 kb + 128)), all in fp32:
+ *   amax  = max(1e-10f, max_k |X[m, k]|)          (eps clamp: an all-zero group gets a tiny scale)
+ *   s     = amax / 448.0f                          (IEEE division, round to nearest even)
+ *   UE8M0 : s = 2^ceil(log2 s), i.e. s rounded UP to a power of two (exactly: if s's mantissa bits
+ *           are non-zero its exponent is bumped and the mantissa cleared). Stored as the fp32 value
+ *           2^e. This is DeepSeek-V3.1's `scale_fmt: ue8m0`: scale = 2^ceil(log2(amax / 448)).
+ *   X_q[m, k]        = e4m3( min(max(X[m, k] / s, -448), 448) )   (IEEE division by s, not a multiply
+ *                      by 1/s; cast rounds to nearest even, saturating)
+ *   scales[m, kb]    = s    (a multiplier: X ~= X_q * s, blockfp8_gemm's a_scale convention)
+ * Non-finite inputs follow the same formula (fmaxf ignores a NaN in amax; a NaN element gives -448
+ * as fminf(fmaxf(NaN, -448), 448) does in vLLM's CUDA kernel); they carry no meaning.
+ *
+ * Layouts: X element (m, k) at x[m * ldx + k] (elements of x_dtype); X_q at x_q[m * ldq + k] (bytes);
+ * scales element (m, kb) at scales[m * scale_stride_m + kb * scale_stride_k]: row-major (K/128, 1)
+ * or column-major (1, M) (what DeepGEMM-style GEMMs read), both accepted by blockfp8_gemm as a_scale.
+ *
+ * Contract: M >= 0 (M == 0 is a no-op; pointers may then be NULL), K a positive multiple of 128,
+ * both below 2^31; ldx >= K, ldq >= K; scale strides > 0 along any dimension of extent > 1 and not
+ * aliasing (an output cannot broadcast); x aligned to its element size, scales to 4 bytes (x_q: any);
+ * no two of x, x_q, scales overlap. Unaligned or odd-strided tensors are served by a slower path.
+ * Same rules as the GEMM otherwise: device pointers, no allocation, no sync, graph-capturable,
+ * deterministic.
+ * ------------------------------------------------------------------------------------------------ */
+
+typedef enum blockfp8_scale_format {
+  BLOCKFP8_SCALE_FP32 = 0, /* s = amax / 448 */
+  BLOCKFP8_SCALE_UE8M0 = 1 /* s = 2^ceil(log2(amax / 448)), stored as fp32 */
+} blockfp8_scale_format_t;
+
+BLOCKFP8_API blockfp8_status_t blockfp8_quantize_1x128(
+    int64_t m, int64_t k,
+    const void* x, int64_t ldx, blockfp8_dtype_t x_dtype,
+    void* x_q, int64_t ldq,
+    float* scales, int64_t scale_stride_m, int64_t scale_stride_k,
+    blockfp8_scale_format_t fmt,
+    cudaStream_t stream);
 
 #ifdef __cplusplus
 } /* extern "C" */

@@ -27,6 +27,8 @@ __all__ = [
     "KERNEL_AUTO",
     "KERNEL_SWAPAB_SPLITK",
     "KERNEL_SIMT",
+    "SCALE_FP32",
+    "SCALE_UE8M0",
     "lib",
     "library_path",
     "check",
@@ -58,6 +60,7 @@ STATUS_NAMES = (
 
 DTYPE_BF16, DTYPE_FP16, DTYPE_FP32 = 0, 1, 2
 KERNEL_AUTO, KERNEL_SWAPAB_SPLITK, KERNEL_SIMT = 0, 1, 2
+SCALE_FP32, SCALE_UE8M0 = 0, 1  # blockfp8_scale_format_t
 
 _LIBNAME = "libblockfp8.so"
 _PKG_DIR = os.path.dirname(os.path.abspath(__file__))
@@ -105,10 +108,13 @@ _SIGNATURES = {
     "blockfp8_gemm_plan": ([_I64, _I64, _I64, POINTER(Config)], _ST),
     "blockfp8_config_name": ([POINTER(Config), c_char_p, c_size_t], c_int),
 }
-# Entry points bound only when the loaded library exports them. The signature of the quantiser is
-# provisional until it lands in blockfp8.h; update it here together with the header.
+# Entry points bound only when the loaded library exports them (an older library still loads).
 _OPTIONAL_SIGNATURES: dict = {
-    # "blockfp8_quantize_1x128": ([...], _ST),
+    "blockfp8_quantize_1x128": ([_I64, _I64,            # m, k
+                                 _PTR, _I64, c_int,     # x, ldx, x_dtype
+                                 _PTR, _I64,            # x_q, ldq
+                                 _PTR, _I64, _I64,      # scales, stride_m, stride_k
+                                 c_int, _PTR], _ST),    # scale format, stream
 }
 
 _lock = threading.Lock()

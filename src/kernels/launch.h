@@ -17,4 +17,7 @@ int swapab_max_active_clusters(int split, int smem_bytes);
 // src/kernels/simt_gemm.cu — CUDA cores, any alignment: the fallback and a second opinion.
 blockfp8_status_t launch_simt_gemm(const Problem& p, cudaStream_t stream);
 
+// src/kernels/quantize_1x128.cu — the activation quantiser (blockfp8_quantize_1x128), memory-bound.
+blockfp8_status_t launch_quantize_1x128(const QuantizeProblem& q, cudaStream_t stream);
+
 }  // namespace blockfp8::detail

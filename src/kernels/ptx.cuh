@@ -1,5 +1,5 @@
 // The few Hopper PTX instructions blockfp8's kernels use, each behind a one-line device function:
-// mbarrier, TMA (cp.async.bulk.tensor), cp.async with mbarrier completion, wgmma (fp8), and
+// mbarrier, TMA (cp.async.bulk.tensor), wgmma (fp8), and
 // cluster / distributed shared memory. Only what the kernels need; every wrapper is sm_90a.
 #pragma once
 
@@ -65,17 +65,6 @@ __device__ __forceinline__ uint64_t l2_evict_last() {
   uint64_t p;
   asm volatile("createpolicy.fractional.L2::evict_last.b64 %0, 1.0;" : "=l"(p));
   return p;
-}
-
-// ---------------------------------------------------------------------------------------------
-// cp.async of 4 bytes (zero-filled when src_bytes == 0), tracked by an mbarrier: the barrier's
-// expected arrival count must include one arrival per thread that calls cp_async_arrive_noinc.
-__device__ __forceinline__ void cp_async_4(void* dst, const void* src, uint32_t src_bytes) {
-  asm volatile("cp.async.ca.shared.global [%0], [%1], 4, %2;" ::"r"(smem_addr(dst)), "l"(src), "r"(src_bytes)
-               : "memory");
-}
-__device__ __forceinline__ void cp_async_arrive_noinc(uint64_t* bar) {
-  asm volatile("cp.async.mbarrier.arrive.noinc.shared::cta.b64 [%0];" ::"r"(smem_addr(bar)) : "memory");
 }
 
 // ---------------------------------------------------------------------------------------------

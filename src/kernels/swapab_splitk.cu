@@ -7,9 +7,9 @@
 // partial sums through distributed shared memory in a fixed order, so the result is bitwise
 // deterministic and needs no workspace.
 //
-// CTA = 4 consumer warps (one warpgroup: wgmma + block-scale promotion + epilogue) and 1 producer
-// warp (TMA for the A and B tiles, cp.async for the scales), over a ring of `stages` shared-memory
-// stages guarded by full/empty mbarriers. With the deepest ring that fits, a CTA of the primary
+// CTA = 1 or 2 math warpgroups (wgmma + block-scale promotion + epilogue; with two, they take
+// alternate k-blocks) and 1 producer warp (TMA for the A and B tiles), over a ring of `stages`
+// shared-memory stages guarded by full/empty mbarriers. With the deepest ring that fits, a CTA of the primary
 // decode shape has its whole K slice in flight at once.
 #include <cuda.h>
 #include <cuda_bf16.h>
@@ -18,7 +18,6 @@
 
 #include <algorithm>
 #include <atomic>
-#include <cstdlib>
 
 #include "kernels/launch.h"
 #include "kernels/ptx.cuh"
@@ -41,12 +40,12 @@ struct Params {
   int64_t ldc;
   int c_dtype;
   int split, stages;
-  int diag;  // TEMPORARY: 1 = consumers skip the math (measures the load path alone)
 };
 
 // Shared-memory layout of one CTA, from a 1024-byte aligned base (128-byte swizzle atoms need it):
-//   [stages x (A tile: TN x 128 B | B tile: 64 x 128 B)] [stages x (TN + 4) scales] [2 x stages mbarriers]
-// After the main loop the tile ring is reused as the fp32 reduction buffer [TN][kRedPitch].
+//   [stages x (A tile: TN x 128 B | B tile: 64 x 128 B)] [kb_slice x (TN a_scales, b_scale, pad)] [2 x stages mbarriers]
+// The scales of the CTA's whole K slice are loaded once, up front, by the math warps (see
+// load_scales). After the main loop the tile ring is reused as the reduction buffer [TN][kRedPitch].
 template <int TN>
 struct Layout {
   static constexpr int kATile = TN * kKBlockBytes;
@@ -96,7 +95,7 @@ struct ConsumerLoop {
   __device__ __forceinline__ void promote(int i, float (&part)[TN / 2], float (&acc)[TN / 2]) const {
     const int s = i % stages;
     ptx::fence_regs(part);
-    const float* sc = scales + s * L::kScalePitch;
+    const float* sc = scales + i * L::kScalePitch;
     const float sb = sc[TN];
 #pragma unroll
     for (int j = 0; j < TN / 8; ++j) {
@@ -113,7 +112,7 @@ struct ConsumerLoop {
   __device__ __forceinline__ void run(int wg, int kb_count, float (&acc)[TN / 2]) const {
     float part0[TN / 2];
     int i = wg;
-    if constexpr (TN > 64) {
+    if constexpr (TN > kSwapabMaxPipelinedTokenTile) {
       // Three 64-register accumulator sets would spill: no overlap for the widest token tile.
       for (; i < kb_count; i += W) {
         issue(i, part0);
@@ -150,6 +149,33 @@ struct ConsumerLoop {
   }
 };
 
+// The a_scale of every token of the tile and the b_scale of the tile, for each k-block of the CTA's
+// K slice, into shared memory: one round of independent loads spread over the math threads, issued
+// while the first TMA loads are in flight. (Fetching them per stage with 4-byte cp.async cost
+// 3.4 us of 11.9 at N=2112, K=7168, M=1: see docs/decode-kernel-notes.md.)
+template <int TN>
+__device__ __forceinline__ void load_scales(float* scales, const Params& p, int m0, int n0, int kb_begin,
+                                            int kb_count, int thread, int threads) {
+  constexpr int kPerKBlock = TN + 1;
+  const int total = kb_count * kPerKBlock;
+  const bool k_fastest = p.sa_k == 1;  // row-major a_scale: consecutive k-blocks are adjacent
+  const float* b_row = p.b_scale + (n0 / 128) * p.sb_n;
+#pragma unroll 4
+  for (int idx = thread; idx < total; idx += threads) {
+    const int j = k_fastest ? idx % kb_count : idx / kPerKBlock;
+    const int t = k_fastest ? idx / kb_count : idx % kPerKBlock;
+    const int kb = kb_begin + j;
+    float v;
+    if (t == TN) {
+      v = __ldg(b_row + kb * p.sb_k);
+    } else {
+      const int m = m0 + t;
+      v = m < p.m ? __ldg(p.a_scale + int64_t(m) * p.sa_m + int64_t(kb) * p.sa_k) : 0.f;  // tokens past M scale to 0
+    }
+    scales[j * Layout<TN>::kScalePitch + t] = v;
+  }
+}
+
 template <int TN, int W>
 __global__ void __launch_bounds__(128 * W + 32, 1)
     swapab_splitk_kernel(const __grid_constant__ CUtensorMap tmap_a, const __grid_constant__ CUtensorMap tmap_b,
@@ -159,10 +185,6 @@ __global__ void __launch_bounds__(128 * W + 32, 1)
   extern __shared__ uint8_t smem_raw[];
   uint8_t* smem = reinterpret_cast<uint8_t*>((reinterpret_cast<uintptr_t>(smem_raw) + 1023) & ~uintptr_t(1023));
   const int stages = p.stages;
-  float* scales = reinterpret_cast<float*>(smem + stages * L::kStage);
-  uint64_t* full = reinterpret_cast<uint64_t*>(scales + stages * L::kScalePitch);
-  uint64_t* empty = full + stages;
-
   const int tid = threadIdx.x;
   const int warp = tid / 32, lane = tid % 32;
   const int rank = blockIdx.x % p.split;  // == %cluster_ctarank: the cluster spans consecutive x
@@ -170,11 +192,15 @@ __global__ void __launch_bounds__(128 * W + 32, 1)
   const int m0 = p.m_base + blockIdx.y * TN;
   const int kb_begin = rank * p.kb_total / p.split;
   const int kb_count = (rank + 1) * p.kb_total / p.split - kb_begin;
+  const int kb_slice = (p.kb_total + p.split - 1) / p.split;  // the longest K slice of any rank
+  float* scales = reinterpret_cast<float*>(smem + stages * L::kStage);
+  uint64_t* full = reinterpret_cast<uint64_t*>(scales + kb_slice * L::kScalePitch);
+  uint64_t* empty = full + stages;
 
   if (tid == 0) {
     for (int s = 0; s < stages; ++s) {
-      ptx::mbar_init(&full[s], 1 + 32);  // producer's expect_tx + one cp.async arrival per producer lane
-      ptx::mbar_init(&empty[s], 128);    // every thread of the consuming warpgroup
+      ptx::mbar_init(&full[s], 1);     // the producer's arrive.expect_tx; the TMA bytes do the rest
+      ptx::mbar_init(&empty[s], 128);  // every thread of the consuming warpgroup
     }
     ptx::fence_barrier_init();
   }
@@ -192,7 +218,6 @@ __global__ void __launch_bounds__(128 * W + 32, 1)
     }
     const uint64_t weight_policy = ptx::l2_evict_first();
     const uint64_t act_policy = ptx::l2_evict_last();
-    const int nb = n0 / 128;
     for (int i = 0; i < kb_count; ++i) {
       const int s = i % stages;
       const int kb = kb_begin + i;
@@ -203,27 +228,13 @@ __global__ void __launch_bounds__(128 * W + 32, 1)
         ptx::tma_load_2d(stage + L::kATile, &tmap_b, &full[s], kb * kKBlockBytes, n0, weight_policy);
         ptx::tma_load_2d(stage, &tmap_a, &full[s], kb * kKBlockBytes, m0, act_policy);
       }
-      float* sc = scales + s * L::kScalePitch;
-      for (int t = lane; t < TN; t += 32) {
-        const int m = m0 + t;
-        const bool in = m < p.m;
-        const float* src = in ? p.a_scale + m * p.sa_m + kb * p.sa_k : p.a_scale;
-        ptx::cp_async_4(&sc[t], src, in ? 4 : 0);  // tokens past M scale to 0
-      }
-      if (lane == 0) ptx::cp_async_4(&sc[TN], p.b_scale + nb * p.sb_n + kb * p.sb_k, 4);
-      ptx::cp_async_arrive_noinc(&full[s]);
     }
   } else {
     // ---------------- consumer warpgroups ----------------
+    load_scales<TN>(scales, p, m0, n0, kb_begin, kb_count, tid, kConsumers);
+    ptx::named_barrier(2, kConsumers);
     const ConsumerLoop<TN, W> loop{smem, scales, full, empty, stages, lane};
-    if (p.diag == 1) {
-      for (int i = tid / 128; i < kb_count; i += W) {
-        ptx::mbar_wait(&full[i % stages], (i / stages) & 1);
-        ptx::mbar_arrive(&empty[i % stages]);
-      }
-    } else {
-      loop.run(tid / 128, kb_count, acc);
-    }
+    loop.run(tid / 128, kb_count, acc);
   }
 
   // Park the CTA's partial tile, token-major, in the idle stage ring: red[token][row] (the
@@ -296,7 +307,7 @@ PFN_cuTensorMapEncodeTiled_v12000 tensor_map_encoder() {
 
 // A row-major [rows][ld] fp8 matrix read as [box_rows][128] tiles with 128-byte swizzle;
 // rows past the end read as zeros.
-bool make_tile_map(CUtensorMap* map, const void* base, int64_t rows, int64_t cols, int64_t ld, int box_rows) {
+bool encode_tile_map(CUtensorMap* map, const void* base, int64_t rows, int64_t cols, int64_t ld, int box_rows) {
   auto encode = tensor_map_encoder();
   if (!encode) return false;
   const cuuint64_t dims[2] = {cuuint64_t(cols), cuuint64_t(rows)};
@@ -306,6 +317,31 @@ bool make_tile_map(CUtensorMap* map, const void* base, int64_t rows, int64_t col
   return encode(map, CU_TENSOR_MAP_DATA_TYPE_UINT8, 2, const_cast<void*>(base), dims, strides, box, elem_strides,
                 CU_TENSOR_MAP_INTERLEAVE_NONE, CU_TENSOR_MAP_SWIZZLE_128B, CU_TENSOR_MAP_L2_PROMOTION_L2_256B,
                 CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE) == CUDA_SUCCESS;
+}
+
+// Encoding a tensor map is a driver call that costs about as much host time as the launch itself.
+// A serving engine calls each layer with the same weight (and, from its caching allocator, often
+// the same activation buffer) every step, so each host thread keeps its last few maps.
+bool make_tile_map(CUtensorMap* map, const void* base, int64_t rows, int64_t cols, int64_t ld, int box_rows) {
+  struct Entry {
+    const void* base;
+    int64_t rows, cols, ld;
+    int box_rows;
+    CUtensorMap map;
+  };
+  constexpr int kEntries = 8;
+  thread_local Entry cache[kEntries] = {};
+  thread_local int next = 0;
+  for (const Entry& e : cache) {
+    if (e.base == base && e.rows == rows && e.cols == cols && e.ld == ld && e.box_rows == box_rows) {
+      *map = e.map;
+      return true;
+    }
+  }
+  if (!encode_tile_map(map, base, rows, cols, ld, box_rows)) return false;
+  cache[next] = Entry{base, rows, cols, ld, box_rows, *map};
+  next = (next + 1) % kEntries;
+  return true;
 }
 
 template <int TN, int W>
@@ -327,7 +363,7 @@ cudaError_t prepare(int smem_bytes) {
 
 template <int TN, int W>
 blockfp8_status_t launch(const Problem& p, const blockfp8_config_t& cfg, cudaStream_t stream) {
-  const int smem = swapab_smem_bytes(TN, cfg.stages);
+  const int smem = swapab_smem_bytes(TN, cfg.stages, swapab_kb_slice(p.k / 128, cfg.split_k));
   if (prepare<TN, W>(smem) != cudaSuccess) return BLOCKFP8_ERROR_CUDA;
 
   CUtensorMap map_a, map_b;
@@ -340,8 +376,6 @@ blockfp8_status_t launch(const Problem& p, const blockfp8_config_t& cfg, cudaStr
   prm.b_scale = p.b_scale, prm.sb_n = p.b_scale_stride_n, prm.sb_k = p.b_scale_stride_k;
   prm.c = p.c, prm.ldc = p.ldc, prm.c_dtype = p.c_dtype;
   prm.split = cfg.split_k, prm.stages = cfg.stages;
-  static const int diag = [] { const char* e = getenv("BLOCKFP8_DIAG"); return e ? atoi(e) : 0; }();
-  prm.diag = diag;
 
   const int64_t n_tiles = (p.n + kRows - 1) / kRows;
   const int64_t m_tiles = (p.m + TN - 1) / TN;

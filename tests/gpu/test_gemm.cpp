@@ -392,7 +392,8 @@ TEST_F(GemmTest, ForcedSwapabConfigs) {
   const Layout l;
   std::vector<Variant> variants = all_swapab_configs();
   // A shallow ring wraps around many times per CTA.
-  variants.push_back(forced(BLOCKFP8_KERNEL_SWAPAB_SPLITK, 16, 1, 2));
+  variants.push_back(forced(BLOCKFP8_KERNEL_SWAPAB_SPLITK, 16, 1, 4));     // two warpgroups: 2 stages each
+  variants.push_back(forced(BLOCKFP8_KERNEL_SWAPAB_SPLITK, 32, 1, 2, 1));  // one warpgroup, pipelined
   variants.push_back(forced(BLOCKFP8_KERNEL_SWAPAB_SPLITK, 128, 2, 2));
   run_cases({with(33, 4097, 512, l), with(4, 7168, 7168, l), with(130, 100, 1024, l), with(1, 64, 512, l)}, variants);
 }

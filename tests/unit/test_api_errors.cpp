@@ -156,3 +156,59 @@ TEST(ConfigName, ExamplesAndSnprintfContract) {
 }
 
 }  // namespace
+
+// ---- blockfp8_quantize_1x128 ----------------------------------------------------------------------
+
+namespace {
+
+constexpr uintptr_t kX = 6ull << 40, kQ = 7ull << 40, kS = 8ull << 40;
+
+struct QArgs {
+  int64_t m = 4, k = 512;
+  const void* x = reinterpret_cast<const void*>(kX);
+  int64_t ldx = 512;
+  blockfp8_dtype_t dtype = BLOCKFP8_DTYPE_BF16;
+  void* x_q = reinterpret_cast<void*>(kQ);
+  int64_t ldq = 512;
+  float* scales = reinterpret_cast<float*>(kS);
+  int64_t ss_m = 4, ss_k = 1;
+  blockfp8_scale_format_t fmt = BLOCKFP8_SCALE_FP32;
+
+  blockfp8_status_t run() const {
+    return blockfp8_quantize_1x128(m, k, x, ldx, dtype, x_q, ldq, scales, ss_m, ss_k, fmt, nullptr);
+  }
+};
+
+template <class Edit>
+void expect_quant_status(blockfp8_status_t want, Edit edit) {
+  QArgs args;
+  edit(args);
+  EXPECT_EQ(args.run(), want) << blockfp8_status_string(args.run());
+}
+
+TEST(QuantizeApiErrors, Arguments) {
+  expect_quant_status(BLOCKFP8_ERROR_NULL_POINTER, [](QArgs& a) { a.x = nullptr; });
+  expect_quant_status(BLOCKFP8_ERROR_NULL_POINTER, [](QArgs& a) { a.x_q = nullptr; });
+  expect_quant_status(BLOCKFP8_ERROR_NULL_POINTER, [](QArgs& a) { a.scales = nullptr; });
+  expect_quant_status(BLOCKFP8_ERROR_INVALID_SHAPE, [](QArgs& a) { a.m = -1; });
+  expect_quant_status(BLOCKFP8_ERROR_INVALID_SHAPE, [](QArgs& a) { a.k = 0; });
+  expect_quant_status(BLOCKFP8_ERROR_K_NOT_MULTIPLE_OF_128, [](QArgs& a) { a.k = 200, a.ldx = a.ldq = 200; });
+  expect_quant_status(BLOCKFP8_ERROR_INVALID_STRIDE, [](QArgs& a) { a.ldx = 511; });
+  expect_quant_status(BLOCKFP8_ERROR_INVALID_STRIDE, [](QArgs& a) { a.ldq = 100; });
+  expect_quant_status(BLOCKFP8_ERROR_INVALID_STRIDE, [](QArgs& a) { a.ss_k = 0; });
+  expect_quant_status(BLOCKFP8_ERROR_INVALID_STRIDE, [](QArgs& a) { a.ss_m = 1, a.ss_k = 1; });
+  expect_quant_status(BLOCKFP8_ERROR_MISALIGNED, [](QArgs& a) { a.x = reinterpret_cast<const void*>(kX + 1); });
+  expect_quant_status(BLOCKFP8_ERROR_MISALIGNED, [](QArgs& a) { a.scales = reinterpret_cast<float*>(kS + 2); });
+  expect_quant_status(BLOCKFP8_ERROR_INVALID_DTYPE, [](QArgs& a) { a.dtype = static_cast<blockfp8_dtype_t>(7); });
+  expect_quant_status(BLOCKFP8_ERROR_INVALID_VALUE, [](QArgs& a) { a.fmt = static_cast<blockfp8_scale_format_t>(2); });
+  expect_quant_status(BLOCKFP8_ERROR_ALIASING, [](QArgs& a) { a.x_q = const_cast<void*>(a.x); });
+  expect_quant_status(BLOCKFP8_ERROR_ALIASING, [](QArgs& a) { a.scales = reinterpret_cast<float*>(kQ + 16); });
+}
+
+TEST(QuantizeApiErrors, ZeroMIsANoOp) {
+  QArgs args;
+  args.m = 0, args.x = nullptr, args.x_q = nullptr, args.scales = nullptr;
+  EXPECT_EQ(args.run(), BLOCKFP8_SUCCESS);
+}
+
+}  // namespace

@@ -1,0 +1,223 @@
+// The activation quantiser: X [M][K] (bf16 / fp16 / fp32) -> X_q e4m3 + one fp32 scale per 1x128
+// group, the A side of blockfp8_gemm. The formula is in blockfp8.h; this file is only about moving
+// bytes. It is purely memory-bound (2-4 bytes read and 1 written per element, a few flops each).
+//
+// Work decomposition
+//   A half-warp (16 lanes) owns one group of 128 elements: lane `sub` holds elements
+//   [8 sub, 8 sub + 8), one 16-byte load for 16-bit inputs (two for fp32) and one 8-byte store of
+//   e4m3. The two half-warps of a warp take adjacent groups, so every warp-wide load instruction
+//   reads 512 (fp32: 2 x 512) contiguous bytes and every store writes 256 contiguous bytes.
+//   A warp's work item is 2U consecutive groups of one row (U = 4 at K = 7168: 7 items per row),
+//   all U loads issued before any arithmetic so each thread keeps 64-128 bytes in flight.
+//   The group's amax is reduced with 4 xor-shuffles inside the half-warp (full-warp mask: every lane
+//   of the warp executes them, out-of-range groups on zeros, so there is no divergence around them).
+//   The grid holds one CTA per 8 work items (M = 4096, K = 7168: 3584 CTAs of 256 threads), so the
+//   block scheduler balances the tail; a grid-stride loop covers problems beyond the grid cap.
+//
+// Bit-exactness with vLLM's per_token_group_quant_fp8 (group_size 128, eps 1e-10, fp8 max 448)
+//   - amax starts at eps and is fmaxf-reduced over |x| (max is exact and order-independent).
+//   - s = amax / 448.0f with IEEE division (__fdiv_rn; never a reciprocal estimate).
+//   - UE8M0: s = max(s, 1e-10f) rounded up to a power of two by bumping the exponent when the mantissa
+//     is non-zero: exactly what vLLM's CUDA register kernel does (bf16 / fp16 inputs) and the exact
+//     value of 2^ceil(log2 s). (vLLM's log2f/exp2f formulation in its other paths can round down when
+//     s is a few ulps above a power of two; the exact form is the one it documents as equivalent.)
+//   - Quantised value: x / s with IEEE division (vLLM divides; x * (1/s) differs by an ulp on some
+//     inputs). In UE8M0 mode s is a power of two, so x * (1/s) is the same correctly rounded number
+//     and the cheaper multiply is used.
+//   - Clamp fminf(fmaxf(q, -448), 448), then cvt.rn.satfinite.e4m3x2.f32: round to nearest even.
+#include <cuda_bf16.h>
+#include <cuda_fp16.h>
+#include <cuda_runtime.h>
+
+#include <algorithm>
+#include <cstdint>
+
+#include "kernels/launch.h"
+
+namespace blockfp8::detail {
+namespace {
+
+constexpr int kThreads = 256;
+constexpr int kWarpsPerCta = kThreads / 32;
+constexpr int kGroup = 128;
+constexpr int kPerLane = 8;  // elements of a group per lane: 16 lanes x 8 = 128
+constexpr float kFp8Max = 448.0f;
+constexpr float kEps = 1e-10f;         // vLLM's eps (a Python float, passed to the kernel as fp32)
+constexpr float kUe8m0Floor = 1e-10f;  // vLLM's fmaxf(|s|, 1e-10f) before rounding a UE8M0 scale up
+constexpr int64_t kMaxGrid = int64_t{1} << 24;
+
+struct Params {
+  const void* x;
+  int64_t ldx;
+  uint8_t* x_q;
+  int64_t ldq;
+  float* scales;
+  int64_t ss_m, ss_k;
+  int64_t items;           // rows * chunks_per_row
+  int64_t chunks_per_row;  // ceil(k_blocks / (2U))
+  int32_t k_blocks;
+};
+
+__device__ __forceinline__ float to_float(__nv_bfloat16 v) { return __bfloat162float(v); }
+__device__ __forceinline__ float to_float(__half v) { return __half2float(v); }
+__device__ __forceinline__ float to_float(float v) { return v; }
+
+// Two floats to two e4m3 bytes, round to nearest even, saturating: `lo` in the low byte.
+__device__ __forceinline__ uint32_t e4m3x2(float lo, float hi) {
+  uint16_t r;
+  asm("cvt.rn.satfinite.e4m3x2.f32 %0, %1, %2;" : "=h"(r) : "f"(hi), "f"(lo));
+  return r;
+}
+
+// 8 consecutive elements of a group: vectorised (16-byte loads; needs 16-byte aligned addresses) or
+// element by element. Read-only non-coherent path; X is read exactly once.
+template <class T, bool kVec>
+__device__ __forceinline__ void load8(const T* src, T (&v)[kPerLane]) {
+  if constexpr (kVec) {
+    constexpr int kVecs = kPerLane * int(sizeof(T)) / 16;
+#pragma unroll
+    for (int i = 0; i < kVecs; ++i) reinterpret_cast<uint4*>(v)[i] = __ldg(reinterpret_cast<const uint4*>(src) + i);
+  } else {
+#pragma unroll
+    for (int i = 0; i < kPerLane; ++i) v[i] = src[i];
+  }
+}
+
+template <class T, int U, bool kVec, bool kUe8m0>
+__global__ void __launch_bounds__(kThreads) quantize_1x128_kernel(const Params p) {
+  const int lane = threadIdx.x & 31;
+  const int half = lane >> 4;  // which of the warp's two groups
+  const int sub = lane & 15;   // elements [8 sub, 8 sub + 8) of that group
+  const int64_t warp_stride = int64_t(gridDim.x) * kWarpsPerCta;
+
+  for (int64_t item = int64_t(blockIdx.x) * kWarpsPerCta + (threadIdx.x >> 5); item < p.items; item += warp_stride) {
+    const int64_t row = item / p.chunks_per_row;
+    const int first = int(item - row * p.chunks_per_row) * (2 * U);
+    const T* xrow = static_cast<const T*>(p.x) + row * p.ldx + sub * kPerLane;
+
+    // All loads first.
+    alignas(16) T v[U][kPerLane];
+#pragma unroll
+    for (int u = 0; u < U; ++u) {
+      const int kb = first + 2 * u + half;
+      if (kb < p.k_blocks) {
+        load8<T, kVec>(xrow + int64_t(kb) * kGroup, v[u]);
+      } else {
+#pragma unroll
+        for (int i = 0; i < kPerLane; ++i) v[u][i] = T(0.0f);
+      }
+    }
+
+#pragma unroll
+    for (int u = 0; u < U; ++u) {
+      const int kb = first + 2 * u + half;
+      float f[kPerLane];
+      float amax = kEps;
+#pragma unroll
+      for (int i = 0; i < kPerLane; ++i) {
+        f[i] = to_float(v[u][i]);
+        amax = fmaxf(amax, fabsf(f[i]));
+      }
+      // Reduce over the 16 lanes of this half-warp (xor offsets < 16 stay inside it).
+#pragma unroll
+      for (int off = 8; off >= 1; off >>= 1) amax = fmaxf(amax, __shfl_xor_sync(0xffffffffu, amax, off));
+      if (kb >= p.k_blocks) continue;  // uniform across the half-warp, after the shuffles
+
+      float s = __fdiv_rn(amax, kFp8Max);
+      float inv = 0.0f;
+      if constexpr (kUe8m0) {
+        uint32_t bits = __float_as_uint(fmaxf(s, kUe8m0Floor));
+        if (bits & 0x007fffffu) bits = (bits & 0x7f800000u) + 0x00800000u;
+        s = __uint_as_float(bits);
+        inv = __frcp_rn(s);  // exact: s is a power of two in [2^-33, 2^120]
+      }
+      uint32_t packed[kPerLane / 4] = {};
+#pragma unroll
+      for (int i = 0; i < kPerLane; i += 2) {
+        float q0, q1;
+        if constexpr (kUe8m0) {
+          q0 = f[i] * inv, q1 = f[i + 1] * inv;
+        } else {
+          q0 = __fdiv_rn(f[i], s), q1 = __fdiv_rn(f[i + 1], s);
+        }
+        q0 = fminf(fmaxf(q0, -kFp8Max), kFp8Max);
+        q1 = fminf(fmaxf(q1, -kFp8Max), kFp8Max);
+        packed[i / 4] |= e4m3x2(q0, q1) << (8 * (i % 4));
+      }
+      uint8_t* dst = p.x_q + row * p.ldq + int64_t(kb) * kGroup + sub * kPerLane;
+      if constexpr (kVec) {
+        *reinterpret_cast<uint2*>(dst) = make_uint2(packed[0], packed[1]);
+      } else {
+#pragma unroll
+        for (int i = 0; i < kPerLane; ++i) dst[i] = uint8_t(packed[i / 4] >> (8 * (i % 4)));
+      }
+      if (sub == 0) p.scales[row * p.ss_m + int64_t(kb) * p.ss_k] = s;
+    }
+  }
+}
+
+// Groups per warp item: 2U. Prefer a U that divides the row's groups evenly, else the largest that
+// the row can fill.
+int choose_u(int64_t k_blocks) {
+  for (int u : {4, 2, 1})
+    if (k_blocks % (2 * u) == 0) return u;
+  return k_blocks >= 8 ? 4 : (k_blocks >= 4 ? 2 : 1);
+}
+
+template <class T, int U, bool kVec>
+cudaError_t launch_typed(const Params& prm, bool ue8m0, cudaStream_t stream) {
+  const int64_t grid = std::min((prm.items + kWarpsPerCta - 1) / kWarpsPerCta, kMaxGrid);
+  if (ue8m0)
+    quantize_1x128_kernel<T, U, kVec, true><<<unsigned(grid), kThreads, 0, stream>>>(prm);
+  else
+    quantize_1x128_kernel<T, U, kVec, false><<<unsigned(grid), kThreads, 0, stream>>>(prm);
+  return cudaGetLastError();
+}
+
+template <class T, bool kVec>
+cudaError_t launch_u(Params prm, int u, bool ue8m0, cudaStream_t stream) {
+  switch (u) {
+    case 4:
+      return launch_typed<T, 4, kVec>(prm, ue8m0, stream);
+    case 2:
+      return launch_typed<T, 2, kVec>(prm, ue8m0, stream);
+    default:
+      return launch_typed<T, 1, kVec>(prm, ue8m0, stream);
+  }
+}
+
+template <class T>
+cudaError_t launch_t(const Params& prm, int u, bool vec, bool ue8m0, cudaStream_t stream) {
+  return vec ? launch_u<T, true>(prm, u, ue8m0, stream) : launch_u<T, false>(prm, u, ue8m0, stream);
+}
+
+}  // namespace
+
+blockfp8_status_t launch_quantize_1x128(const QuantizeProblem& q, cudaStream_t stream) {
+  if (q.m == 0) return BLOCKFP8_SUCCESS;
+  const int64_t elem = dtype_size(q.x_dtype);
+  const int u = choose_u(q.k_blocks());
+  const int64_t chunks = (q.k_blocks() + 2 * u - 1) / (2 * u);
+  const Params prm{
+      q.x,          q.ldx,  static_cast<uint8_t*>(q.x_q), q.ldq, q.scales, q.scale_stride_m, q.scale_stride_k,
+      q.m * chunks, chunks, int32_t(q.k_blocks())};
+  // Vector path: 16-byte loads of X and 8-byte stores of X_q at every group's lane offset.
+  const auto addr = [](const void* ptr) { return reinterpret_cast<uintptr_t>(ptr); };
+  const bool vec = addr(q.x) % 16 == 0 && (q.ldx * elem) % 16 == 0 && addr(q.x_q) % 8 == 0 && q.ldq % 8 == 0;
+  const bool ue8m0 = q.fmt == BLOCKFP8_SCALE_UE8M0;
+  cudaError_t e;
+  switch (q.x_dtype) {
+    case BLOCKFP8_DTYPE_BF16:
+      e = launch_t<__nv_bfloat16>(prm, u, vec, ue8m0, stream);
+      break;
+    case BLOCKFP8_DTYPE_FP16:
+      e = launch_t<__half>(prm, u, vec, ue8m0, stream);
+      break;
+    default:
+      e = launch_t<float>(prm, u, vec, ue8m0, stream);
+      break;
+  }
+  return e == cudaSuccess ? BLOCKFP8_SUCCESS : BLOCKFP8_ERROR_CUDA;
+}
+
+}  // namespace blockfp8::detail

@@ -1,0 +1,78 @@
+#!/usr/bin/env bash
+# Every GPU check and the benchmark, in one call, for the lent H200 (or any Hopper box).
+# Build first (here or there): cmake -S . -B build -G Ninja && cmake --build build
+# Then: OUT=/some/dir bash tools/device_suite.sh [build-dir] [steps...]
+# Steps (default: all, in this order): env tests probe bench python sanitizer fuzz
+# BUDGET (seconds, default 540) bounds the whole run: each step's limit shrinks to what is left,
+# and a step with no time left is skipped, so the archive is always written.
+# Writes logs under $OUT/run/ and packs them into $OUT/device-run.tgz; prints a short summary last.
+set -u
+BUILD=${1:-build}
+shift || true
+STEPS=${*:-"env tests probe bench python sanitizer fuzz"}
+DEADLINE=$((SECONDS + ${BUDGET:-540}))
+OUT=${OUT:-$PWD/device-out}
+R=$OUT/run
+mkdir -p "$R"
+COMMIT=$(cat "$BUILD/COMMIT" 2>/dev/null || git rev-parse --short HEAD 2>/dev/null || echo unknown)
+export BLOCKFP8_COMMIT=$COMMIT BLOCKFP8_LIBRARY=$PWD/$BUILD/libblockfp8.so PYTHONUNBUFFERED=1
+SUMMARY=$R/summary.txt
+note() { echo "$*" | tee -a "$SUMMARY"; }
+step() { case " $STEPS " in *" $1 "*) return 0 ;; *) return 1 ;; esac; }
+# run NAME SECONDS CMD...: one step with a time limit, its output in $R/NAME.log, its status in the summary
+run() {
+  local name=$1 secs=$2
+  shift 2
+  local left=$((DEADLINE - SECONDS - 10))
+  [ "$secs" -gt "$left" ] && secs=$left
+  if [ "$secs" -le 0 ]; then
+    note "$(printf '%-28s skipped: no time left in BUDGET' "$name")"
+    return
+  fi
+  local t0=$SECONDS
+  timeout "$secs" "$@" >"$R/$name.log" 2>&1
+  local rc=$?
+  note "$(printf '%-28s rc=%-3d %4ds  %s' "$name" "$rc" $((SECONDS - t0)) "$(tail -n 1 "$R/$name.log" | cut -c1-110)")"
+}
+
+note "blockfp8 device suite  commit=$COMMIT  date=$(date -u +%Y-%m-%dT%H:%M:%SZ)"
+if step env; then
+  nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm,clocks.mem,power.draw --format=csv >"$R/env.log" 2>&1
+  note "$(tail -n 1 "$R/env.log")"
+  cuobjdump -sass "$BUILD/libblockfp8.so" | grep -oE 'QGMMA\.[^ ]*' | sort | uniq -c >"$R/sass_qgmma.log" 2>&1
+  note "QGMMA kinds in SASS: $(wc -l <"$R/sass_qgmma.log"); local-memory ops (LDL/STL): $(cuobjdump -sass "$BUILD/libblockfp8.so" | grep -cE '\b(LDL|STL)\b')"
+fi
+if step tests; then
+  run gpu_tests 240 "$BUILD/tests/blockfp8_gpu_tests"
+  run unit_tests 60 "$BUILD/tests/blockfp8_unit_tests"
+  run api_tests 60 "$BUILD/tests/blockfp8_api_tests"
+  [ -x "$BUILD/tests/blockfp8_quant_tests" ] && run quant_tests 120 "$BUILD/tests/blockfp8_quant_tests"
+fi
+if step probe; then
+  [ -x "$BUILD/bench/load_patterns" ] && run probe_load_patterns 120 "$BUILD/bench/load_patterns"
+fi
+if step bench; then
+  B=$BUILD/bench/blockfp8-bench
+  run bench_floor_gb 60 "$B" --floor-gb 1
+  run bench_repeat 120 "$B" --repeat-check --m 1,4,16,64,256
+  run bench 420 "$B" --json "$R/bench.jsonl" ${BENCH_ARGS:-}
+  cp "$R/bench.log" "$R/bench.md" 2>/dev/null
+  run bench_quant 90 "$B" --quant --json "$R/bench_quant.jsonl"
+  run plot 120 python3 bench/plot.py "$R/bench.jsonl" --out-dir "$R/plots" --md "$R/results.md" \
+    --command "blockfp8-bench --json bench.jsonl ${BENCH_ARGS:-}"
+fi
+if step python; then
+  run pytest 300 python3 -m pytest tests/python -q -s -p no:cacheprovider
+fi
+if step sanitizer; then
+  F=${SANITIZER_FILTER:-'ReliabilityTest.NanInfPropagation:GemmTest.ZeroMIsANoOp:GemmTest.MisalignedInputsServedByFallback'}
+  for tool in memcheck racecheck synccheck; do
+    run "sanitizer_$tool" 200 compute-sanitizer --tool "$tool" --error-exitcode 99 "$BUILD/tests/blockfp8_gpu_tests" --gtest_filter="$F"
+  done
+fi
+if step fuzz; then
+  [ -x "$BUILD/tests/blockfp8_fuzz" ] && run fuzz 300 "$BUILD/tests/blockfp8_fuzz" --cases ${FUZZ_CASES:-2000} --max-seconds ${FUZZ_SECONDS:-240}
+fi
+tar -C "$OUT" -czf "$OUT/device-run.tgz" run
+cp "$SUMMARY" "$OUT/summary.txt"
+cat "$SUMMARY"
