@@ -55,6 +55,7 @@ int main(int argc, char** argv) {
 
     if (ctx.opt.floor_gb > 0) return run_floor_gb(ctx);
     if (ctx.opt.quant) return run_quant(ctx);
+    if (ctx.opt.host_overhead) return run_host_overhead(ctx);
 
     if (ctx.opt.cublaslt) {
       try {

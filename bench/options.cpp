@@ -39,6 +39,7 @@ Special runs (each does only that and exits)
   --floor-gb G       the streaming floor on one buffer of G GB; reports TB/s (the issue asks >= 4.0)
   --repeat-check     the primary shape (2112,7168, or the first --shape) twice; reports timing
                      agreement and whether the outputs are bitwise identical
+  --host-overhead    host time of one blockfp8_gemm call vs an empty kernel launch (M=1, 2112x7168)
   --quant            blockfp8_quantize_1x128, bf16, K = 7168, M in {1,4,32,128,4096}: cold/hot GB/s
 )";
 
@@ -110,6 +111,8 @@ Options parse_options(int argc, char** argv) {
       o.repeat_check = true;
     } else if (a == "--quant") {
       o.quant = true;
+    } else if (a == "--host-overhead") {
+      o.host_overhead = true;
     } else {
       usage_error("unknown option " + a);
     }

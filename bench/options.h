@@ -16,7 +16,7 @@ struct Options {
   bool paths = false, sweep = false, cublaslt = true, floor = true, check = true;
   int lt_algos = 1, replays = 20, max_copies = 512, device = 0;
   double l2_factor = 3.0, floor_gb = 0;
-  bool repeat_check = false, user_shapes = false, quant = false;
+  bool repeat_check = false, user_shapes = false, quant = false, host_overhead = false;
   std::string json_path, commit;
   uint64_t seed = 1;
 };

@@ -39,6 +39,9 @@ int run_floor_gb(Context& ctx);
 // --quant: the activation quantiser (bench/quant.cpp), cold and hot GB/s per M. Returns the exit status.
 int run_quant(Context& ctx);
 
+// --host-overhead (bench/host_overhead.cpp): host µs per blockfp8_gemm call vs an empty launch.
+int run_host_overhead(Context& ctx);
+
 // --repeat-check: the primary shape twice; prints timing agreement and output identity.
 int run_repeat_check(Context& ctx);
 

@@ -2,14 +2,14 @@
 # Every GPU check and the benchmark, in one call, for the lent H200 (or any Hopper box).
 # Build first (here or there): cmake -S . -B build -G Ninja && cmake --build build
 # Then: OUT=/some/dir bash tools/device_suite.sh [build-dir] [steps...]
-# Steps (default: all, in this order): env tests probe bench python sanitizer fuzz
+# Steps (default: all, in this order): env tests probe bench python fuzz sanitizer
 # BUDGET (seconds, default 540) bounds the whole run: each step's limit shrinks to what is left,
 # and a step with no time left is skipped, so the archive is always written.
 # Writes logs under $OUT/run/ and packs them into $OUT/device-run.tgz; prints a short summary last.
 set -u
 BUILD=${1:-build}
 shift || true
-STEPS=${*:-"env tests probe bench python sanitizer fuzz"}
+STEPS=${*:-"env tests probe bench python fuzz sanitizer"}
 DEADLINE=$((SECONDS + ${BUDGET:-540}))
 OUT=${OUT:-$PWD/device-out}
 R=$OUT/run
@@ -46,7 +46,6 @@ if step tests; then
   run gpu_tests 240 "$BUILD/tests/blockfp8_gpu_tests"
   run unit_tests 60 "$BUILD/tests/blockfp8_unit_tests"
   run api_tests 60 "$BUILD/tests/blockfp8_api_tests"
-  [ -x "$BUILD/tests/blockfp8_quant_tests" ] && run quant_tests 120 "$BUILD/tests/blockfp8_quant_tests"
 fi
 if step probe; then
   [ -x "$BUILD/bench/load_patterns" ] && run probe_load_patterns 120 "$BUILD/bench/load_patterns"
@@ -58,20 +57,22 @@ if step bench; then
   run bench 420 "$B" --json "$R/bench.jsonl" ${BENCH_ARGS:-}
   cp "$R/bench.log" "$R/bench.md" 2>/dev/null
   run bench_quant 90 "$B" --quant --json "$R/bench_quant.jsonl"
+  run bench_host_overhead 30 "$B" --host-overhead
+  run bench_paths 120 "$B" --shape 2112,7168 --paths --m 1,4,16,32,64,128,256 --json "$R/bench_paths.jsonl"
   run plot 120 python3 bench/plot.py "$R/bench.jsonl" --out-dir "$R/plots" --md "$R/results.md" \
     --command "blockfp8-bench --json bench.jsonl ${BENCH_ARGS:-}"
 fi
 if step python; then
   run pytest 300 python3 -m pytest tests/python -q -s -p no:cacheprovider
 fi
+if step fuzz; then
+  [ -x "$BUILD/tests/blockfp8_fuzz" ] && run fuzz 300 "$BUILD/tests/blockfp8_fuzz" --cases ${FUZZ_CASES:-2000} --max-seconds ${FUZZ_SECONDS:-240}
+fi
 if step sanitizer; then
   F=${SANITIZER_FILTER:-'ReliabilityTest.NanInfPropagation:GemmTest.ZeroMIsANoOp:GemmTest.MisalignedInputsServedByFallback'}
   for tool in memcheck racecheck synccheck; do
     run "sanitizer_$tool" 200 compute-sanitizer --tool "$tool" --error-exitcode 99 "$BUILD/tests/blockfp8_gpu_tests" --gtest_filter="$F"
   done
-fi
-if step fuzz; then
-  [ -x "$BUILD/tests/blockfp8_fuzz" ] && run fuzz 300 "$BUILD/tests/blockfp8_fuzz" --cases ${FUZZ_CASES:-2000} --max-seconds ${FUZZ_SECONDS:-240}
 fi
 tar -C "$OUT" -czf "$OUT/device-run.tgz" run
 cp "$SUMMARY" "$OUT/summary.txt"

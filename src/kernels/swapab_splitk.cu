@@ -157,22 +157,29 @@ template <int TN>
 __device__ __forceinline__ void load_scales(float* scales, const Params& p, int m0, int n0, int kb_begin,
                                             int kb_count, int thread, int threads) {
   constexpr int kPerKBlock = TN + 1;
+  constexpr int kBatch = 8;  // loads in flight per thread before the first store: rounds of latency, not loads
   const int total = kb_count * kPerKBlock;
   const bool k_fastest = p.sa_k == 1;  // row-major a_scale: consecutive k-blocks are adjacent
   const float* b_row = p.b_scale + (n0 / 128) * p.sb_n;
-#pragma unroll 4
-  for (int idx = thread; idx < total; idx += threads) {
-    const int j = k_fastest ? idx % kb_count : idx / kPerKBlock;
-    const int t = k_fastest ? idx / kb_count : idx % kPerKBlock;
-    const int kb = kb_begin + j;
-    float v;
-    if (t == TN) {
-      v = __ldg(b_row + kb * p.sb_k);
-    } else {
+  for (int base = thread; base < total; base += kBatch * threads) {
+    float v[kBatch];
+    int slot[kBatch];
+#pragma unroll
+    for (int u = 0; u < kBatch; ++u) {
+      const int idx = base + u * threads;
+      const int j = k_fastest ? idx % kb_count : idx / kPerKBlock;
+      const int t = k_fastest ? idx / kb_count : idx % kPerKBlock;
+      const int kb = kb_begin + j;
       const int m = m0 + t;
-      v = m < p.m ? __ldg(p.a_scale + int64_t(m) * p.sa_m + int64_t(kb) * p.sa_k) : 0.f;  // tokens past M scale to 0
+      slot[u] = idx < total ? j * Layout<TN>::kScalePitch + t : -1;
+      v[u] = 0.f;  // tokens past M scale to 0
+      if (idx >= total) continue;
+      if (t == TN) v[u] = __ldg(b_row + kb * p.sb_k);
+      else if (m < p.m) v[u] = __ldg(p.a_scale + int64_t(m) * p.sa_m + int64_t(kb) * p.sa_k);
     }
-    scales[j * Layout<TN>::kScalePitch + t] = v;
+#pragma unroll
+    for (int u = 0; u < kBatch; ++u)
+      if (slot[u] >= 0) scales[slot[u]] = v[u];
   }
 }
 

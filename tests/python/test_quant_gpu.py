@@ -25,7 +25,10 @@ def vllm_reference(x, ue8m0):
     when the mantissa is non-zero), q = clamp(x / s, -448, 448) -> e4m3 (round to nearest even)."""
     m, k = x.shape
     g = x.float().view(m, k // 128, 128)
-    s = g.abs().amax(dim=-1).clamp(min=1e-10) / 448.0
+    amax = g.abs().amax(dim=-1).clamp(min=1e-10)
+    # A tensor divisor: torch turns "tensor / python float" into a multiply by the reciprocal on
+    # CUDA, which is an ulp off IEEE division for some amax (seen on the H200, 2026-11-29).
+    s = amax / torch.full_like(amax, 448.0)
     if ue8m0:
         bits = s.clamp(min=1e-10).view(torch.int32)
         bits = torch.where((bits & 0x7FFFFF) != 0, (bits & 0x7F800000) + 0x800000, bits)
