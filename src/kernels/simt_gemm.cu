@@ -2,13 +2,12 @@
 // so it serves any pointer alignment and any lda/ldb that the TMA kernels cannot take, and it
 // shares no code with them, which makes it a useful second opinion in the benchmark.
 // 64x64 output tile per CTA, 16x16 threads, 4x4 outputs per thread, k staged 32 at a time.
-#include <cuda_bf16.h>
-#include <cuda_fp16.h>
 #include <cuda_fp8.h>
 
 #include <algorithm>
 
 #include "kernels/launch.h"
+#include "kernels/store_out.cuh"
 
 namespace blockfp8::detail {
 namespace {
@@ -89,14 +88,7 @@ __global__ void __launch_bounds__(256) simt_gemm_kernel(const Params p) {
     for (int j = 0; j < 4; ++j) {
       const int64_t n = n0 + tx + 16 * j;
       if (m >= p.m || n >= p.n) continue;
-      const int64_t idx = m * p.ldc + n;
-      if (p.c_dtype == BLOCKFP8_DTYPE_BF16) {
-        static_cast<__nv_bfloat16*>(p.c)[idx] = __float2bfloat16_rn(acc[i][j]);
-      } else if (p.c_dtype == BLOCKFP8_DTYPE_FP16) {
-        static_cast<__half*>(p.c)[idx] = __float2half_rn(acc[i][j]);
-      } else {
-        static_cast<float*>(p.c)[idx] = acc[i][j];
-      }
+      store_out(p.c, m * p.ldc + n, acc[i][j], p.c_dtype);
     }
   }
 }

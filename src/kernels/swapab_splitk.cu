@@ -12,8 +12,6 @@
 // shared-memory stages guarded by full/empty mbarriers. With the deepest ring that fits, a CTA of the primary
 // decode shape has its whole K slice in flight at once.
 #include <cuda.h>
-#include <cuda_bf16.h>
-#include <cuda_fp16.h>
 #include <cudaTypedefs.h>
 
 #include <algorithm>
@@ -21,6 +19,7 @@
 
 #include "kernels/launch.h"
 #include "kernels/ptx.cuh"
+#include "kernels/store_out.cuh"
 
 namespace blockfp8::detail {
 namespace {
@@ -53,16 +52,6 @@ struct Layout {
   static constexpr int kStage = kATile + kBTile;
   static constexpr int kScalePitch = TN + 4;  // TN a_scales, then b_scale; 16-byte multiple
 };
-
-__device__ __forceinline__ void store_out(void* c, int64_t idx, float v, int dtype) {
-  if (dtype == BLOCKFP8_DTYPE_BF16) {
-    static_cast<__nv_bfloat16*>(c)[idx] = __float2bfloat16_rn(v);
-  } else if (dtype == BLOCKFP8_DTYPE_FP16) {
-    static_cast<__half*>(c)[idx] = __float2half_rn(v);
-  } else {
-    static_cast<float*>(c)[idx] = v;
-  }
-}
 
 // One consumer warpgroup's share of the K slice: k-blocks wg, wg + W, wg + 2W, ... of this CTA.
 // The wgmma of the next k-block is in flight while the previous one is promoted with its scales
