@@ -117,6 +117,25 @@ _OPTIONAL_SIGNATURES: dict = {
                                  c_int, _PTR], _ST),    # scale format, stream
 }
 
+# Hot-path bindings of the same symbols (ops.py calls these per GEMM): ctypes converts an argument
+# with c_void_p.from_param about twice as fast as with c_int64.from_param, which makes the 17-argument
+# call ~1 us cheaper (2.25 -> 1.3 us measured). On every LP64 ABI (x86-64 SysV, AArch64) a 64-bit
+# integer and a pointer are passed identically, so int64 parameters are declared c_void_p here; the
+# c_int parameters keep their type. Set as attributes of the CDLL (`lib().fast_gemm`).
+_FAST_ATTRS = {"fast_gemm": "blockfp8_gemm"}
+_FAST_OK = ctypes.sizeof(c_void_p) == ctypes.sizeof(c_int64) == 8
+
+
+def _fast(dll: ctypes.CDLL, name: str):
+    args, res = _SIGNATURES[name]
+    if not _FAST_OK:  # pragma: no cover (not an LP64 platform): the exact prototype
+        return getattr(dll, name)
+    fn = dll[name]  # __getitem__: a new function object, not the cached dll.<name>
+    fn.argtypes = [c_void_p if t is c_int64 else t for t in args]
+    fn.restype = res
+    return fn
+
+
 _lock = threading.Lock()
 _lib: Optional[ctypes.CDLL] = None
 _lib_path: Optional[str] = None
@@ -143,6 +162,8 @@ def _bind(dll: ctypes.CDLL) -> None:
         if hasattr(dll, name):
             fn = getattr(dll, name)
             fn.argtypes, fn.restype = args, res
+    for attr, name in _FAST_ATTRS.items():
+        setattr(dll, attr, _fast(dll, name))
 
 
 def lib() -> ctypes.CDLL:

@@ -293,7 +293,17 @@ def test_host_overhead():
     gemm_us = per_call_us(lambda: blockfp8.gemm(a, a_scale, b, b_scale))
     gemm_out_us = per_call_us(lambda: blockfp8.gemm(a, a_scale, b, b_scale, out=out))
     op_us = per_call_us(lambda: torch.ops.blockfp8.gemm(a, a_scale, b, b_scale, torch.bfloat16))
+    # Parts of the eager path, to see where the time goes when the limit is missed.
+    from blockfp8 import _lib, ops
+    c_args = (1, 2112, 7168, a.data_ptr(), 7168, a_scale.data_ptr(), *a_scale.stride(), b.data_ptr(), 7168,
+              b_scale.data_ptr(), *b_scale.stride(), out.data_ptr(), 2112, _lib.DTYPE_BF16,
+              torch.cuda.current_stream().cuda_stream)
+    fast_gemm = _lib.lib().fast_gemm
+    c_us = per_call_us(lambda: fast_gemm(*c_args))
+    alloc_us = per_call_us(lambda: a.new_empty(1, 2112, dtype=torch.bfloat16))
+    check_us = per_call_us(lambda: ops._check_shapes(a, a_scale, b, b_scale, "f"))
     print(f"\nhost us/call: x.view {view_us:.2f} | x.add_ (kernel launch) {add_us:.2f} | "
-          f"blockfp8.gemm {gemm_us:.2f} | gemm(out=) {gemm_out_us:.2f} | torch.ops.blockfp8.gemm {op_us:.2f}")
+          f"blockfp8.gemm {gemm_us:.2f} | gemm(out=) {gemm_out_us:.2f} | torch.ops.blockfp8.gemm {op_us:.2f}"
+          f"\n  parts: ctypes+C call {c_us:.2f} | output alloc+free {alloc_us:.2f} | _check_shapes {check_us:.2f}")
     assert gemm_us <= limit, f"blockfp8.gemm host overhead {gemm_us:.2f} us > {limit} us"
     assert gemm_out_us <= limit
