@@ -2,14 +2,14 @@
 # Every GPU check and the benchmark, in one call, for the lent H200 (or any Hopper box).
 # Build first (here or there): cmake -S . -B build -G Ninja && cmake --build build
 # Then: OUT=/some/dir bash tools/device_suite.sh [build-dir] [steps...]
-# Steps (default: all, in this order): env tests probe bench python fuzz sanitizer
+# Steps (default: all, in this order): env tests probe bench python pybench fuzz sanitizer
 # BUDGET (seconds, default 540) bounds the whole run: each step's limit shrinks to what is left,
 # and a step with no time left is skipped, so the archive is always written.
 # Writes logs under $OUT/run/ and packs them into $OUT/device-run.tgz; prints a short summary last.
 set -u
 BUILD=${1:-build}
 shift || true
-STEPS=${*:-"env tests probe bench python fuzz sanitizer"}
+STEPS=${*:-"env tests probe bench python pybench fuzz sanitizer"}
 DEADLINE=$((SECONDS + ${BUDGET:-540}))
 OUT=${OUT:-$PWD/device-out}
 R=$OUT/run
@@ -64,6 +64,11 @@ if step bench; then
 fi
 if step python; then
   run pytest 300 python3 -m pytest tests/python -q -s -p no:cacheprovider
+fi
+if step pybench; then
+  PYTHONPATH=$PWD/python run pybench_peers 60 python3 -m blockfp8.bench --list-peers
+  PYTHONPATH=$PWD/python run pybench 240 python3 -m blockfp8.bench --shape 2112,7168 --shape 576,7168 \
+    --shape 36864,7168 --m 1,4,16,64,256,1024,4096 --json "$R/pybench.jsonl" --plot-dir "$R/pyplots"
 fi
 if step fuzz; then
   [ -x "$BUILD/tests/blockfp8_fuzz" ] && run fuzz 300 "$BUILD/tests/blockfp8_fuzz" --cases ${FUZZ_CASES:-2000} --max-seconds ${FUZZ_SECONDS:-240}
