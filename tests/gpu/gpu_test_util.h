@@ -72,4 +72,24 @@ class DeviceBuffer {
   size_t bytes_ = 0;
 };
 
+// A suite of GPU tests: skipped without a Hopper device, one non-blocking stream shared by its tests.
+class HopperTest : public ::testing::Test {
+ protected:
+  static void SetUpTestSuite() {
+    if (have_hopper() && !stream_) {
+      if (cudaStreamCreateWithFlags(&stream_, cudaStreamNonBlocking) != cudaSuccess) stream_ = nullptr;
+    }
+  }
+  static void TearDownTestSuite() {
+    if (stream_) cudaStreamDestroy(stream_);
+    stream_ = nullptr;
+  }
+  void SetUp() override {
+    BF8T_REQUIRE_HOPPER();
+    ASSERT_NE(stream_, nullptr) << "cudaStreamCreateWithFlags failed";
+  }
+
+  static inline cudaStream_t stream_ = nullptr;
+};
+
 }  // namespace bf8test

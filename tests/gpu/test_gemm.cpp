@@ -295,22 +295,8 @@ class Instance {
   std::vector<float> ref_;
 };
 
-class GemmTest : public ::testing::Test {
+class GemmTest : public HopperTest {
  protected:
-  static void SetUpTestSuite() {
-    if (have_hopper() && !stream_) {
-      if (cudaStreamCreateWithFlags(&stream_, cudaStreamNonBlocking) != cudaSuccess) stream_ = nullptr;
-    }
-  }
-  static void TearDownTestSuite() {
-    if (stream_) cudaStreamDestroy(stream_);
-    stream_ = nullptr;
-  }
-  void SetUp() override {
-    BF8T_REQUIRE_HOPPER();
-    ASSERT_NE(stream_, nullptr) << "cudaStreamCreateWithFlags failed";
-  }
-
   // Each variant: run, check, run again, compare bitwise.
   void run_case(const Case& c, const std::vector<Variant>& variants) {
     SCOPED_TRACE(describe(c) + "; " + seed_note());
@@ -334,7 +320,6 @@ class GemmTest : public ::testing::Test {
     }
   }
 
-  static inline cudaStream_t stream_ = nullptr;
 };
 
 Case with(int64_t m, int64_t n, int64_t k, Layout l) { return {m, n, k, l}; }

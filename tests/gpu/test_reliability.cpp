@@ -65,22 +65,8 @@ uint64_t case_seed(const GemmSpec& s, uint64_t salt) {
   return mix64(test_seed() ^ mix64(uint64_t(s.m) * 31 + uint64_t(s.n) * 7 + uint64_t(s.k) + salt));
 }
 
-class ReliabilityTest : public ::testing::Test {
+class ReliabilityTest : public HopperTest {
  protected:
-  static void SetUpTestSuite() {
-    if (have_hopper() && !stream_) {
-      if (cudaStreamCreateWithFlags(&stream_, cudaStreamNonBlocking) != cudaSuccess) stream_ = nullptr;
-    }
-  }
-  static void TearDownTestSuite() {
-    if (stream_) cudaStreamDestroy(stream_);
-    stream_ = nullptr;
-  }
-  void SetUp() override {
-    BF8T_REQUIRE_HOPPER();
-    ASSERT_NE(stream_, nullptr) << "cudaStreamCreateWithFlags failed";
-  }
-
   // Runs cfg (nullptr: blockfp8_gemm) on a poisoned C and returns the C region (guards included).
   static void run(const GemmArena& g, const blockfp8_config_t* cfg, cudaStream_t stream, std::vector<uint8_t>& out) {
     CUDA_ASSERT(g.poison(stream));
@@ -103,7 +89,6 @@ class ReliabilityTest : public ::testing::Test {
     EXPECT_GT(cmp.max_abs_ref, 0) << "degenerate test data";
   }
 
-  static inline cudaStream_t stream_ = nullptr;
 };
 
 // ---------------------------------------------------------------------------------------------------
