@@ -54,7 +54,7 @@ int choose_split(int64_t tiles, int kb_total, const DeviceInfo& dev) {
     const int cap = cluster_capacity(s, dev);
     if (cap == 0) continue;
     const int64_t waves = (tiles + cap - 1) / cap;
-    const int64_t cost = waves * (ceil_div(kb_total, s) + kWaveOverheadKBlocks);
+    const int64_t cost = waves * (swapab_kb_slice(kb_total, s) + kWaveOverheadKBlocks);
     if (best_cost < 0 || cost < best_cost) best = s, best_cost = cost;
   }
   return best;
@@ -95,7 +95,7 @@ blockfp8_status_t check_config(blockfp8_config_t& cfg, int64_t m, int64_t n, int
       const int max_stages = swapab_max_stages(cfg.token_tile, swapab_kb_slice(kb_total, cfg.split_k), dev);
       if (cfg.stages == 0) {
         // No deeper than the longest K slice of a CTA: more stages would never be filled.
-        cfg.stages = std::max(min_stages, std::min(max_stages, ceil_div(kb_total, cfg.split_k)));
+        cfg.stages = std::max(min_stages, std::min(max_stages, swapab_kb_slice(kb_total, cfg.split_k)));
       }
       if (cfg.stages < min_stages || cfg.stages > max_stages) return BLOCKFP8_ERROR_INVALID_CONFIG;
       return BLOCKFP8_SUCCESS;

@@ -14,7 +14,7 @@ from __future__ import annotations
 import torch
 
 from . import _lib
-from .ops import _check_devices, _check_tensor, _current_stream, _eager, _get_device, _rows, _shape
+from .ops import _check_devices, _check_tensor, _eager, _get_device, _rows, _shape, _stream
 
 __all__ = ["quantize_1x128"]
 
@@ -74,10 +74,10 @@ def _quantize_real(x, scale_format, column_major_scales, fn=_FN):
     ss_m, ss_k = s2.stride()
     args = (m, k, x2.data_ptr(), ldx, _IN_DTYPES[x.dtype], x_q.data_ptr(), k, scales.data_ptr(), ss_m, ss_k, fmt)
     if _get_device() == index:
-        status = c.blockfp8_quantize_1x128(*args, _current_stream(index))
+        status = c.blockfp8_quantize_1x128(*args, _stream(index))
     else:
         with torch.cuda.device(index):
-            status = c.blockfp8_quantize_1x128(*args, _current_stream(index))
+            status = c.blockfp8_quantize_1x128(*args, _stream(index))
     if status != 0:
         raise _lib.BlockFP8Error(status, "blockfp8_quantize_1x128", f"{fn}(M={m}, K={k}) on cuda:{index}")
     return x_q, scales

@@ -168,11 +168,6 @@ struct WgmmaE4M3<128> {
 
 // ---------------------------------------------------------------------------------------------
 // Clusters and distributed shared memory.
-__device__ __forceinline__ uint32_t cluster_ctarank() {
-  uint32_t r;
-  asm volatile("mov.u32 %0, %%cluster_ctarank;" : "=r"(r));
-  return r;
-}
 // All threads of all CTAs of the cluster; release our shared-memory writes, acquire theirs.
 __device__ __forceinline__ void cluster_sync() {
   asm volatile("barrier.cluster.arrive.release.aligned;\nbarrier.cluster.wait.acquire.aligned;" ::: "memory");
