@@ -135,8 +135,10 @@ BLOCKFP8_API int blockfp8_config_name(const blockfp8_config_t* config, char* buf
     case BLOCKFP8_KERNEL_AUTO: return std::snprintf(buf, size, "auto");
     case BLOCKFP8_KERNEL_SIMT: return std::snprintf(buf, size, "simt");
     case BLOCKFP8_KERNEL_SWAPAB_SPLITK:
-      return std::snprintf(buf, size, "swapab_t%d_s%d_w%d_p%d", config->token_tile, config->split_k,
-                           config->warpgroups, config->stages);
+      return std::snprintf(buf, size, "swapab_r%d_t%d_s%d_w%d_p%d", config->weight_rows, config->token_tile,
+                           config->split_k, config->warpgroups, config->stages);
+    case BLOCKFP8_KERNEL_TILED:
+      return std::snprintf(buf, size, "tiled_t%d_r%d_p%d", config->token_tile, config->weight_rows, config->stages);
   }
   return std::snprintf(buf, size, "kernel%d", config->kernel);
 }

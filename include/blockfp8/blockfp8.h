@@ -76,16 +76,21 @@ typedef enum blockfp8_dtype {
 typedef enum blockfp8_kernel {
   BLOCKFP8_KERNEL_AUTO = 0,
   BLOCKFP8_KERNEL_SWAPAB_SPLITK = 1, /* decode: weight rows on wgmma M, tokens on wgmma N, K split over a cluster */
-  BLOCKFP8_KERNEL_SIMT = 2           /* plain CUDA cores; any alignment; the correctness fallback */
+  BLOCKFP8_KERNEL_SIMT = 2,          /* plain CUDA cores; any alignment; the correctness fallback */
+  BLOCKFP8_KERNEL_TILED = 3          /* prefill: tokens on wgmma M (128-row tiles), weight rows on wgmma N */
 } blockfp8_kernel_t;
 
 /* A kernel configuration: what the dispatcher picked, or what a caller forces (benchmarks, tests). */
 typedef struct blockfp8_config {
-  int32_t kernel;     /* blockfp8_kernel_t */
-  int32_t token_tile; /* SWAPAB_SPLITK: tokens per CTA (wgmma N): 8, 16, 32, 64 or 128 */
-  int32_t split_k;    /* SWAPAB_SPLITK: CTAs of one cluster sharing a tile along K: 1..8 */
-  int32_t stages;     /* SWAPAB_SPLITK: TMA pipeline depth; 0 = as deep as shared memory allows */
-  int32_t warpgroups; /* SWAPAB_SPLITK: math warpgroups taking alternate k-blocks: 1 or 2; 0 = default */
+  int32_t kernel;      /* blockfp8_kernel_t */
+  int32_t token_tile;  /* tokens (rows of C) per CTA tile. SWAPAB_SPLITK: 8, 16, 32, 64 or 128 (wgmma N).
+                          TILED: 128 (two math warpgroups of 64 on wgmma M) */
+  int32_t split_k;     /* SWAPAB_SPLITK: CTAs of one cluster sharing a tile along K: 1..8. TILED: 1 */
+  int32_t stages;      /* TMA pipeline depth; 0 = as deep as shared memory allows */
+  int32_t warpgroups;  /* SWAPAB_SPLITK: math warpgroups taking alternate k-blocks: 1 or 2; 0 = default */
+  int32_t weight_rows; /* weight rows (columns of C) per CTA tile; 0 = default.
+                          SWAPAB_SPLITK: 16, 32 or 64 (wgmma M is 64; a CTA may stream fewer rows so
+                          that every SM gets an equal share of the weight). TILED: wgmma N, a multiple of 16 */
 } blockfp8_config_t;
 
 BLOCKFP8_API const char* blockfp8_status_string(blockfp8_status_t status);
