@@ -67,26 +67,41 @@ int64_t next_pow2(int64_t v) {
   return p;
 }
 
-// --paths: token tiles {t, 2t} with the library's default warpgroups; --sweep: every token tile >= t
-// and both warpgroup counts. Pipeline depth is always the library's (stages 0).
+// --paths: at M <= 128, the decode kernel with the token tile the dispatcher would use x weight-tile
+// heights x splits x k-blocks per stage (default warpgroups); from M = 64 up, the tiled kernel at
+// several tile widths. --sweep adds 16-row tiles, the next token tile and both warpgroup counts.
+// Pipeline depth is always the library's (stages 0).
 std::vector<blockfp8_config_t> forced_paths(int64_t m, bool full) {
-  const int64_t t = std::max<int64_t>(8, next_pow2(std::min<int64_t>(m, 128)));
-  std::vector<int> tiles;
-  for (int tt : {8, 16, 32, 64, 128})
-    if (tt >= t && (full || tt <= 2 * t)) tiles.push_back(tt);
-  const std::vector<int> warpgroups = full ? std::vector<int>{1, 2} : std::vector<int>{0};
   std::vector<blockfp8_config_t> out;
-  for (int tt : tiles)
-    for (int sk : {1, 2, 3, 4, 6, 8})
-      for (int wg : warpgroups) {
-        blockfp8_config_t c{};  // zeroed: fields added to the struct later mean "default"
-        c.kernel = BLOCKFP8_KERNEL_SWAPAB_SPLITK;
-        c.token_tile = tt;
-        c.split_k = sk;
-        c.stages = 0;
-        c.warpgroups = wg;
-        out.push_back(c);
-      }
+  if (m <= 128 || full) {
+    const int64_t t = std::max<int64_t>(8, next_pow2(std::min<int64_t>(m, 128)));
+    std::vector<int> tiles;
+    for (int tt : {8, 16, 32, 64, 128})
+      if (tt >= t && (tt == t || (full && tt <= 2 * t))) tiles.push_back(tt);
+    const std::vector<int> warpgroups = full ? std::vector<int>{1, 2} : std::vector<int>{0};
+    const std::vector<int> heights = full ? std::vector<int>{16, 32, 64} : std::vector<int>{32, 64};
+    for (int tt : tiles)
+      for (int rows : heights)
+        for (int sk : {1, 2, 3, 4, 6, 8})
+          for (int kblocks : {1, 2, 4})
+            for (int wg : warpgroups) {
+              blockfp8_config_t c{};  // zeroed: fields added to the struct later mean "default"
+              c.kernel = BLOCKFP8_KERNEL_SWAPAB_SPLITK;
+              c.token_tile = tt;
+              c.split_k = sk;
+              c.warpgroups = wg;
+              c.weight_rows = rows;
+              c.stage_kblocks = kblocks;
+              out.push_back(c);
+            }
+  }
+  if (m >= 64)
+    for (int rows : {0, 96, 128, 144, 176, 192}) {
+      blockfp8_config_t c{};
+      c.kernel = BLOCKFP8_KERNEL_TILED;
+      c.weight_rows = rows;
+      out.push_back(c);
+    }
   return out;
 }
 

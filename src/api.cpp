@@ -84,8 +84,9 @@ BLOCKFP8_API blockfp8_status_t blockfp8_gemm_ex(
   }
 
   switch (cfg.kernel) {
-    case BLOCKFP8_KERNEL_SWAPAB_SPLITK: return launch_swapab_splitk(p, cfg, stream);
+    case BLOCKFP8_KERNEL_SWAPAB_SPLITK: return launch_swapab_splitk(p, cfg, *dev, stream);
     case BLOCKFP8_KERNEL_SIMT: return launch_simt_gemm(p, stream);
+    case BLOCKFP8_KERNEL_TILED: return launch_tiled_gemm(p, cfg, stream);
     default: return BLOCKFP8_ERROR_INVALID_CONFIG;
   }
 }
@@ -135,8 +136,8 @@ BLOCKFP8_API int blockfp8_config_name(const blockfp8_config_t* config, char* buf
     case BLOCKFP8_KERNEL_AUTO: return std::snprintf(buf, size, "auto");
     case BLOCKFP8_KERNEL_SIMT: return std::snprintf(buf, size, "simt");
     case BLOCKFP8_KERNEL_SWAPAB_SPLITK:
-      return std::snprintf(buf, size, "swapab_r%d_t%d_s%d_w%d_p%d", config->weight_rows, config->token_tile,
-                           config->split_k, config->warpgroups, config->stages);
+      return std::snprintf(buf, size, "swapab_r%d_t%d_s%d_w%d_k%d_p%d", config->weight_rows, config->token_tile,
+                           config->split_k, config->warpgroups, config->stage_kblocks, config->stages);
     case BLOCKFP8_KERNEL_TILED:
       return std::snprintf(buf, size, "tiled_t%d_r%d_p%d", config->token_tile, config->weight_rows, config->stages);
   }

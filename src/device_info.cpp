@@ -28,7 +28,7 @@ bool query(int dev, DeviceInfo& info) {
   for (int s = 0; s <= kMaxSplitK; ++s) info.max_clusters[s] = 0;
   if (info.cc_major == 9 && info.cc_minor == 0) {
     // The decode kernel at its deepest ring: one CTA per SM.
-    const int smem = swapab_smem_bytes(8, swapab_max_stages(8, 1, info), 1);
+    const int smem = swapab_smem_bytes(8, kSwapabRowsPerTile, 1, swapab_max_stages(8, kSwapabRowsPerTile, 1, 1, info), 1);
     for (int s = 1; s <= kMaxSplitK; ++s) info.max_clusters[s] = swapab_max_active_clusters(s, smem);
   }
   return true;

@@ -1,28 +1,43 @@
 #include "dispatch.h"
+#include "dispatch_tiled.h"
 
 #include <algorithm>
 #include <iterator>
 
 namespace blockfp8::detail {
 
-int swapab_stage_bytes(int token_tile) { return (token_tile + kSwapabRowsPerTile) * 128; }
-
-int swapab_smem_bytes(int token_tile, int stages, int kb_slice) {
-  // 1024 bytes of alignment slack, the ring (tiles + two mbarriers a stage), TN + 4 scales a k-block.
-  return 1024 + stages * (swapab_stage_bytes(token_tile) + 16) + kb_slice * (token_tile + 4) * 4;
+int swapab_stage_bytes(int token_tile, int weight_rows, int kblocks) {
+  return kblocks * (token_tile + weight_rows) * 128;
 }
 
-int swapab_reduction_bytes(int token_tile) { return token_tile * kSwapabRedPitch * 4; }
+int swapab_smem_bytes(int token_tile, int weight_rows, int kblocks, int stages, int kb_slice) {
+  const int ring = stages * (swapab_stage_bytes(token_tile, weight_rows, kblocks) + 16);  // + two mbarriers
+  const int reduction = 2 * token_tile * kSwapabRedPitch * 4;  // double-buffered by tile
+  const int scales = 2 * kb_slice * (token_tile + 4) * 4;      // this tile's and the next
+  // wgmma reads 64 weight rows; past a short tile it reads whatever follows (those accumulator rows
+  // are never stored), which must still be inside the allocation.
+  const int overread = (kSwapabRowsPerTile - weight_rows) * 128;
+  return 1024 + ring + std::max(reduction + scales, overread);
+}
 
 int swapab_min_stages(int token_tile, int warpgroups) {
-  const int held = token_tile <= kSwapabMaxPipelinedTokenTile ? 2 * warpgroups : 1;
-  const int stage = swapab_stage_bytes(token_tile);
-  return std::max(held, (swapab_reduction_bytes(token_tile) + stage - 1) / stage);
+  return token_tile <= kSwapabMaxPipelinedTokenTile ? 2 * warpgroups : 1;
 }
 
-int swapab_max_stages(int token_tile, int kb_slice, const DeviceInfo& dev) {
-  const int64_t room = int64_t(dev.smem_per_block_optin) - 1024 - int64_t(kb_slice) * (token_tile + 4) * 4;
-  return int(std::max<int64_t>(0, std::min<int64_t>(kSwapabMaxStages, room / (swapab_stage_bytes(token_tile) + 16))));
+int swapab_max_stages(int token_tile, int weight_rows, int kblocks, int kb_slice, const DeviceInfo& dev) {
+  const int fixed = swapab_smem_bytes(token_tile, weight_rows, kblocks, 0, kb_slice);
+  const int64_t room = int64_t(dev.smem_per_block_optin) - fixed;
+  const int per_stage = swapab_stage_bytes(token_tile, weight_rows, kblocks) + 16;
+  return int(std::max<int64_t>(0, std::min<int64_t>(kSwapabMaxStages, room / per_stage)));
+}
+
+int swapab_default_stage_kblocks(int token_tile, int weight_rows, int warpgroups, int kb_slice,
+                                 const DeviceInfo& dev) {
+  constexpr int kTargetWeightBoxBytes = 8 * 1024;
+  int kb = std::max(1, std::min({kSwapabMaxStageKBlocks, kb_slice, kTargetWeightBoxBytes / (weight_rows * 128)}));
+  const int want = std::max(swapab_min_stages(token_tile, warpgroups), 4);
+  while (kb > 1 && swapab_max_stages(token_tile, weight_rows, kb, kb_slice, dev) < want) --kb;
+  return kb;
 }
 
 namespace {
@@ -42,34 +57,62 @@ int cluster_capacity(int split, const DeviceInfo& dev) {
   return 0;
 }
 
-// Cost of one split, in k-blocks streamed by the busiest CTA: every wave of clusters pays its CTAs'
-// k-blocks plus a fixed start-up (launch, first-byte latency, cluster reduction) of about
-// kWaveOverheadKBlocks k-blocks.
-constexpr int kWaveOverheadKBlocks = 4;
-
-int choose_split(int64_t tiles, int kb_total, const DeviceInfo& dev) {
-  int best = 1;
-  int64_t best_cost = -1;
-  for (int s = 1; s <= std::min(kMaxSplitK, kb_total); ++s) {
-    const int cap = cluster_capacity(s, dev);
-    if (cap == 0) continue;
-    const int64_t waves = (tiles + cap - 1) / cap;
-    const int64_t cost = waves * (swapab_kb_slice(kb_total, s) + kWaveOverheadKBlocks);
-    if (best_cost < 0 || cost < best_cost) best = s, best_cost = cost;
-  }
-  return best;
+bool runnable(int token_tile, int weight_rows, int split, int64_t kb_total, const DeviceInfo& dev) {
+  if (split > kb_total || cluster_capacity(split, dev) == 0) return false;
+  const int w = default_warpgroups(token_tile);
+  const int slice = swapab_kb_slice(kb_total, split);
+  const int kblocks = swapab_default_stage_kblocks(token_tile, weight_rows, w, slice, dev);
+  return swapab_max_stages(token_tile, weight_rows, kblocks, slice, dev) >= swapab_min_stages(token_tile, w);
 }
 
 }  // namespace
 
+double swapab_cost_ns(int64_t m, int64_t n, int64_t k, int token_tile, int weight_rows, int split_k,
+                      const DeviceInfo& dev) {
+  const int cap = cluster_capacity(split_k, dev);
+  if (cap == 0) return 1e30;
+  const int64_t m_tiles = ceil_div(std::max<int64_t>(m, 1), token_tile);
+  const int64_t tiles = int64_t(ceil_div(n, weight_rows)) * m_tiles;
+  // The kernel is persistent: each cluster walks tiles cap apart, so the busiest SM streams
+  // `rounds` tiles' K slices back to back without draining its pipeline in between.
+  const int64_t rounds = (tiles + cap - 1) / cap;
+  const int kb_slice = swapab_kb_slice(k / 128, split_k);
+  // Per k-block an SM reads weight_rows weight rows and the token tile's rows that exist (TMA fills
+  // rows past M with zeros without reading them).
+  const double kb_bytes = 128.0 * (weight_rows + std::min<int64_t>(m, token_tile));
+  const double sm_ns = double(rounds) * kb_slice * std::max(kb_bytes / dev.sm_bytes_per_ns, dev.kblock_ns);
+  const double hbm_ns = double(m_tiles) * double(n) * double(k) / dev.hbm_bytes_per_ns;
+  // Each further round of tiles pays a cluster barrier, the reduction and the next tile's scales, only
+  // partly hidden behind its loads; the last tile's reduction is not hidden at all.
+  const double reduce_ns = split_k > 1 ? 400.0 + 100.0 * split_k : 0.0;
+  return std::max(sm_ns, hbm_ns) + double(rounds - 1) * dev.tile_ns + reduce_ns;
+}
+
 blockfp8_config_t choose_config(int64_t m, int64_t n, int64_t k, const DeviceInfo& dev) {
+  // Above kSwapabMaxM tokens the decode kernel re-reads the weight once per 128 tokens and runs its
+  // widest tile without overlap; the tiled kernel reads each weight tile once per wave of token tiles
+  // (bench/results: at N=2112, K=7168 decode 25.3 / tiled 27.8 us at M=128, 34.3 / 28.9 at M=256).
+  if (m > kSwapabMaxM) {
+    blockfp8_config_t tiled = choose_tiled_config(m, n, k, dev);
+    if (check_tiled_config(tiled, m, n, k, dev) == BLOCKFP8_SUCCESS) return tiled;
+  }
   blockfp8_config_t cfg{};
   cfg.kernel = BLOCKFP8_KERNEL_SWAPAB_SPLITK;
   cfg.token_tile = token_tile_for(std::max<int64_t>(m, 1));
-  const int64_t tiles = ceil_div(n, kSwapabRowsPerTile) * int64_t(ceil_div(std::max<int64_t>(m, 1), cfg.token_tile));
-  cfg.split_k = choose_split(tiles, int(k / 128), dev);
-  cfg.stages = 0;
   cfg.warpgroups = default_warpgroups(cfg.token_tile);
+  cfg.stages = 0;
+  const int64_t kb_total = k / 128;
+  double best = -1;
+  // Near-ties go to the smaller split (less reduction), then the wider tile (fewer, larger requests).
+  for (int s = 1; s <= kMaxSplitK; ++s) {
+    for (int r = int(std::size(kSwapabWeightRows)) - 1; r >= 0; --r) {
+      const int rows = kSwapabWeightRows[r];
+      if (!runnable(cfg.token_tile, rows, s, kb_total, dev)) continue;
+      const double cost = swapab_cost_ns(m, n, k, cfg.token_tile, rows, s, dev);
+      if (best < 0 || cost < best * 0.98) best = cost, cfg.weight_rows = rows, cfg.split_k = s;
+    }
+  }
+  if (best < 0) cfg.weight_rows = kSwapabRowsPerTile, cfg.split_k = 1;  // check_config will refuse it
   return cfg;
 }
 
@@ -85,21 +128,32 @@ blockfp8_status_t check_config(blockfp8_config_t& cfg, int64_t m, int64_t n, int
       if (std::find(std::begin(kSwapabTokenTiles), std::end(kSwapabTokenTiles), cfg.token_tile) ==
           std::end(kSwapabTokenTiles))
         return BLOCKFP8_ERROR_INVALID_CONFIG;
+      if (cfg.weight_rows == 0) cfg.weight_rows = kSwapabRowsPerTile;
+      if (std::find(std::begin(kSwapabWeightRows), std::end(kSwapabWeightRows), cfg.weight_rows) ==
+          std::end(kSwapabWeightRows))
+        return BLOCKFP8_ERROR_INVALID_CONFIG;
       const int kb_total = int(k / 128);
       if (cfg.split_k < 1 || cfg.split_k > kMaxSplitK || cfg.split_k > kb_total) return BLOCKFP8_ERROR_INVALID_CONFIG;
       if (cluster_capacity(cfg.split_k, dev) == 0) return BLOCKFP8_ERROR_INVALID_CONFIG;
       if (cfg.warpgroups == 0) cfg.warpgroups = default_warpgroups(cfg.token_tile);
       if (cfg.warpgroups != 1 && cfg.warpgroups != 2) return BLOCKFP8_ERROR_INVALID_CONFIG;
       if (cfg.warpgroups == 2 && cfg.token_tile > kSwapabMaxTokenTileFor2Warpgroups) return BLOCKFP8_ERROR_INVALID_CONFIG;
+      const int kb_slice = swapab_kb_slice(kb_total, cfg.split_k);
+      if (cfg.stage_kblocks == 0)
+        cfg.stage_kblocks = swapab_default_stage_kblocks(cfg.token_tile, cfg.weight_rows, cfg.warpgroups, kb_slice, dev);
+      if (cfg.stage_kblocks < 1 || cfg.stage_kblocks > kSwapabMaxStageKBlocks) return BLOCKFP8_ERROR_INVALID_CONFIG;
       const int min_stages = swapab_min_stages(cfg.token_tile, cfg.warpgroups);
-      const int max_stages = swapab_max_stages(cfg.token_tile, swapab_kb_slice(kb_total, cfg.split_k), dev);
+      const int max_stages = swapab_max_stages(cfg.token_tile, cfg.weight_rows, cfg.stage_kblocks, kb_slice, dev);
       if (cfg.stages == 0) {
-        // No deeper than the longest K slice of a CTA: more stages would never be filled.
-        cfg.stages = std::max(min_stages, std::min(max_stages, swapab_kb_slice(kb_total, cfg.split_k)));
+        // Deep enough to hold a whole K slice and the start of the next tile's: more stages would
+        // never be filled.
+        const int per_slice = (kb_slice + cfg.stage_kblocks - 1) / cfg.stage_kblocks;
+        cfg.stages = std::max(min_stages, std::min(max_stages, per_slice + per_slice / 2));
       }
       if (cfg.stages < min_stages || cfg.stages > max_stages) return BLOCKFP8_ERROR_INVALID_CONFIG;
       return BLOCKFP8_SUCCESS;
     }
+    case BLOCKFP8_KERNEL_TILED: return check_tiled_config(cfg, m, n, k, dev);
     default:
       return BLOCKFP8_ERROR_INVALID_CONFIG;
   }

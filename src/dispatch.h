@@ -17,33 +17,61 @@ struct DeviceInfo {
   // the device can hold at once; 0 = unknown. Clusters are placed within one GPC, so this is
   // not sm_count / s on Hopper (132 SMs hold 32 clusters of 4, not 33).
   int max_clusters[9] = {0, 132, 66, 44, 32, 26, 22, 18, 16};
+  // Measured on the H200 (bench/results): one SM pulls about 37 GB/s out of L2/HBM with TMA, and
+  // all of them together about 4.6 TB/s out of HBM. Bytes per nanosecond.
+  double sm_bytes_per_ns = 37.0;
+  double hbm_bytes_per_ns = 4600.0;
+  // Two math warpgroups get through a k-block (wait, 4 chained wgmma, promotion) in about this
+  // long however few rows it holds: below ~7 KB a k-block, the math, not the bytes, sets the pace
+  // (bench/results: 16-row tiles at 56 k-blocks a CTA ran 1.6x slower than 64-row tiles at 19).
+  double kblock_ns = 220.0;
+  // A persistent CTA's second and later tiles cost about this much on top of their k-blocks
+  // (measured: 33 tiles as 2 rounds of 22 clusters of 6 ran 1.45x slower than 1 round of 3).
+  double tile_ns = 1500.0;
 };
 
 constexpr int kSwapabTokenTiles[] = {8, 16, 32, 64, 128};
+// Weight rows a decode CTA streams per tile. wgmma's M is always 64; a CTA may load fewer rows so
+// that the weight divides evenly over every SM (2112 rows = 132 tiles of 16: one per SM, no split).
+constexpr int kSwapabWeightRows[] = {16, 32, 64};
 constexpr int kMaxSplitK = 8;
-constexpr int kSwapabRowsPerTile = 64;  // weight rows per CTA: wgmma's M
+// The dispatcher sends M up to this to the decode kernel and larger M to the tiled kernel.
+constexpr int kSwapabMaxM = 128;
+constexpr int kSwapabRowsPerTile = 64;  // wgmma's M: rows of the weight operand in shared memory
 constexpr int kSwapabRedPitch = kSwapabRowsPerTile + 4;  // floats per token row of the reduction buffer
-constexpr int kSwapabMaxStages = 32;
+constexpr int kSwapabMaxStages = 48;
 // Two math warpgroups take alternate k-blocks; at 128 tokens their accumulators would not fit
 // the registers a 288-thread CTA gets, so the widest tile runs one.
 constexpr int kSwapabMaxTokenTileFor2Warpgroups = 64;
 
-// Bytes of shared memory one pipeline stage of the decode kernel needs for a token tile.
-int swapab_stage_bytes(int token_tile);
+constexpr int kSwapabMaxStageKBlocks = 16;
+// Bytes of shared memory one pipeline stage of the decode kernel needs: `kblocks` k-blocks of the
+// token tile and of the weight tile, each one TMA box.
+int swapab_stage_bytes(int token_tile, int weight_rows, int kblocks);
 // K-blocks in the longest K slice of one CTA.
 inline int swapab_kb_slice(int64_t kb_total, int split_k) { return int((kb_total + split_k - 1) / split_k); }
-// Shared memory of the decode kernel's CTA: the stage ring, the scales of its K slice, the barriers.
-int swapab_smem_bytes(int token_tile, int stages, int kb_slice);
+// Shared memory of the decode kernel's CTA: the stage ring, two reduction buffers, the scales of two
+// tiles' K slices, the barriers, and the rows wgmma reads past a short weight tile.
+int swapab_smem_bytes(int token_tile, int weight_rows, int kblocks, int stages, int kb_slice);
 // Up to this token tile a math warpgroup keeps the next k-block's wgmma in flight while it promotes
 // the previous one, so it holds two stages at a time.
 constexpr int kSwapabMaxPipelinedTokenTile = 64;
-// The shallowest ring that cannot deadlock (each math warpgroup may hold two stages while it waits
-// for a third) and that holds the reduction buffer.
+// The shallowest ring that cannot deadlock: each math warpgroup may hold two stages while it waits
+// for a third.
 int swapab_min_stages(int token_tile, int warpgroups);
-// The fp32 partial tile parked in the stage ring for the cluster reduction.
-int swapab_reduction_bytes(int token_tile);
-// Deepest pipeline that fits the device next to the scales of a K slice of kb_slice k-blocks.
-int swapab_max_stages(int token_tile, int kb_slice, const DeviceInfo& dev);
+// Deepest pipeline that fits the device next to the rest of the CTA's shared memory.
+int swapab_max_stages(int token_tile, int weight_rows, int kblocks, int kb_slice, const DeviceInfo& dev);
+// K-blocks per stage when the caller leaves it to us: weight boxes of about 8 KB (one k-block of a
+// 64-row tile, four of a 16-row one: measured best), fewer where the ring would not hold
+// `min_stages` of them.
+int swapab_default_stage_kblocks(int token_tile, int weight_rows, int warpgroups, int kb_slice,
+                                 const DeviceInfo& dev);
+
+// The dispatcher's cost of a decode configuration, in (roughly) nanoseconds: the busiest SM's
+// bytes at the rate one SM streams, or the whole weight at HBM speed, whichever is longer, plus the
+// cluster reduction. Exposed so the unit tests and the benchmark can show the ranking.
+double swapab_cost_ns(int64_t m, int64_t n, int64_t k, int token_tile, int weight_rows, int split_k,
+                      const DeviceInfo& dev);
 
 // The dispatcher's choice, assuming TMA-compatible pointers.
 blockfp8_config_t choose_config(int64_t m, int64_t n, int64_t k, const DeviceInfo& dev);

@@ -1,13 +1,21 @@
 // Probe: how fast can one CTA pull its slice of the weight out of HBM, by load mechanism?
-// Every variant reads the same bytes the decode kernel reads for (N=2112, K=7168): a 64-row tile
-// and a 1/split slice of K per CTA, all requests in flight at once, nothing else. Timed cold
-// (16 rotating weight copies in one CUDA graph), median of 25 replays. Not part of the library;
-// its output is quoted in docs/decode-kernel-notes.md.
-//   tma_2d   : one TMA box {128 B, 64 rows} per k-block (what the decode kernel issues)
-//   tma_4d   : one TMA box {128 B, 8 rows, k-blocks, 8 row-groups} for the whole slice
-//   bulk_row : one 1-D cp.async.bulk per row of the slice (contiguous k-blocks of one row)
-//   ldg      : 256 threads, 16-byte loads, 4 in flight each
-//   floor    : grid-stride 16-byte loads over the whole weight (the benchmark's yardstick shape)
+// Every variant reads the weight the decode kernel reads for (N=2112, K=7168): a tile of rows and a
+// 1/split slice of K per CTA, all requests in flight at once, nothing else. Timed cold (16 rotating
+// weight copies in one CUDA graph), median of 25 replays. Not part of the library; its output is
+// quoted in docs/decode-kernel-notes.md.
+//   tma_2d     : one TMA box {128 B, 64 rows} per k-block (what the decode kernel issues)
+//   tma_2d_r16 : one TMA box {128 B, 16 rows} per k-block: 132 tiles of 16 rows, so at split 1
+//                every one of the 132 SMs streams an equal share of the weight (the 64-row tiles
+//                give 33 tiles, which no split spreads evenly over 132 SMs but 4)
+//   tma_4d     : one TMA box {128 B, 8 rows, k-blocks, 8 row-groups} for the whole slice (the box
+//                is sized for the largest slice; a CTA with a shorter one receives, and waits for,
+//                the whole box: a few k-blocks of its neighbour's slice, counted in "read")
+//   bulk_row   : one 1-D cp.async.bulk per row of the slice (contiguous k-blocks of one row)
+//   ldg        : 256 threads, 16-byte loads, 4 in flight each
+//   floor      : grid-stride 16-byte loads over the whole weight (the benchmark's yardstick shape)
+// One variant and split per process (`load_patterns tma_2d 3`), so that a fault in one cannot take
+// the CUDA context of the others with it; no arguments lists the pairs tools/device_suite.sh runs.
+// Each process times the floor too and prints: us per call, TB/s of weight, and time / floor.
 #include <cuda.h>
 #include <cudaTypedefs.h>
 #include <cuda_runtime.h>
@@ -15,6 +23,8 @@
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
+#include <string>
 #include <vector>
 
 #include "kernels/ptx.cuh"
@@ -82,27 +92,34 @@ __device__ __forceinline__ uint8_t* aligned_smem() {
   return reinterpret_cast<uint8_t*>((reinterpret_cast<uintptr_t>(raw) + 1023) & ~uintptr_t(1023));
 }
 
-__global__ void tma_2d(const __grid_constant__ CUtensorMap map, int split, float* sink) {
+// `rows` rows of the weight per tile (the map's box is {128 B, rows}).
+__global__ void tma_2d(const __grid_constant__ CUtensorMap map, int split, int rows, float* sink) {
   __shared__ uint64_t bar;
   uint8_t* sm = aligned_smem();
   const Slice s = slice_of(split);
   init_barrier(&bar);
   if (threadIdx.x == 0) {
     const uint64_t pol = l2_evict_first();
-    mbar_arrive_expect_tx(&bar, s.cnt * 8192);
-    for (int i = 0; i < s.cnt; ++i) tma_load_2d(sm + i * 8192, &map, &bar, (s.kb0 + i) * 128, s.tile * 64, pol);
+    const uint32_t box = uint32_t(rows) * 128;
+    mbar_arrive_expect_tx(&bar, s.cnt * box);
+    for (int i = 0; i < s.cnt; ++i) tma_load_2d(sm + i * box, &map, &bar, (s.kb0 + i) * 128, s.tile * rows, pol);
   }
   finish(&bar, sm, sink);
 }
 
-__global__ void tma_4d(const __grid_constant__ CUtensorMap map, int split, float* sink) {
+// `box_cnt`: the map's box depth in k-blocks. A TMA box always delivers (and completes on the
+// barrier) its full size, in bounds or zero-filled, so the barrier must expect box_cnt k-blocks
+// even when this CTA's slice is shorter: expecting only s.cnt let the barrier's phase complete
+// early and the CTA exit with the copy still landing in its shared memory (the "unspecified launch
+// failure" of the first H200 run, most likely).
+__global__ void tma_4d(const __grid_constant__ CUtensorMap map, int split, int box_cnt, float* sink) {
   __shared__ uint64_t bar;
   uint8_t* sm = aligned_smem();
   const Slice s = slice_of(split);
   init_barrier(&bar);
   if (threadIdx.x == 0) {
     const uint64_t pol = l2_evict_first();
-    mbar_arrive_expect_tx(&bar, s.cnt * 8192);
+    mbar_arrive_expect_tx(&bar, uint32_t(box_cnt) * 8192);
     asm volatile(
         "cp.async.bulk.tensor.4d.shared::cluster.global.mbarrier::complete_tx::bytes.L2::cache_hint"
         " [%0], [%1, {%3, %4, %5, %6}], [%2], %7;" ::"r"(smem_addr(sm)),
@@ -166,29 +183,52 @@ __global__ void floor_kernel(const uint4* __restrict__ p, size_t n16, float* sin
   if (acc == 0x12345678u) sink[threadIdx.x] = 1.f;
 }
 
-int main() {
-  std::setvbuf(stdout, nullptr, _IONBF, 0);  // every line reaches the log even if a variant fails
-  void* fn = nullptr;
-  cudaDriverEntryPointQueryResult q;
-  CK(cudaGetDriverEntryPointByVersion("cuTensorMapEncodeTiled", &fn, 12000, cudaEnableDefault, &q));
-  auto encode = reinterpret_cast<PFN_cuTensorMapEncodeTiled_v12000>(fn);
+// ---------------------------------------------------------------------------------------------
+// Host side: one variant at one split per process.
 
-  std::vector<uint8_t*> w(COPIES);
-  for (auto& p : w) {
-    CK(cudaMalloc(&p, size_t(N) * K));
-    fill_random<<<1024, 256>>>(p, size_t(N) * K, uint32_t(&p - w.data()) + 1);
+struct Variant {
+  const char* name;
+  int rows;  // weight rows per CTA tile (0: the floor, which has no tiles)
+  std::vector<int> splits;  // what the device suite runs
+};
+const Variant kVariants[] = {{"floor", 0, {1}},        {"tma_2d", 64, {3, 4, 7, 8}}, {"tma_2d_r16", 16, {1}},
+                             {"tma_4d", 64, {3, 4, 7, 8}}, {"bulk_row", 64, {3, 4, 7, 8}}, {"ldg", 64, {3, 4, 7, 8}}};
+constexpr int kMaxSmem = 227 * 1024 - 16;  // the opt-in limit, less the static barrier
+
+int usage() {
+  std::printf("# usage: load_patterns VARIANT SPLIT   (one pair per process)\n# the pairs the device suite runs:\n");
+  for (const Variant& v : kVariants)
+    for (int sp : v.splits) std::printf("%s %d\n", v.name, sp);
+  return 0;
+}
+
+// The process's shared state: 16 weight copies, a sink, a stream, two events.
+struct Probe {
+  std::vector<uint8_t*> w = std::vector<uint8_t*>(COPIES);
+  float* sink = nullptr;
+  cudaStream_t st{};
+  cudaEvent_t e0{}, e1{};
+  PFN_cuTensorMapEncodeTiled_v12000 encode = nullptr;
+
+  Probe() {
+    void* fn = nullptr;
+    cudaDriverEntryPointQueryResult q;
+    CK(cudaGetDriverEntryPointByVersion("cuTensorMapEncodeTiled", &fn, 12000, cudaEnableDefault, &q));
+    encode = reinterpret_cast<PFN_cuTensorMapEncodeTiled_v12000>(fn);
+    for (auto& p : w) {
+      CK(cudaMalloc(&p, size_t(N) * K));
+      fill_random<<<1024, 256>>>(p, size_t(N) * K, uint32_t(&p - w.data()) + 1);
+    }
+    CK(cudaMalloc(&sink, 1 << 20));
+    CK(cudaStreamCreateWithFlags(&st, cudaStreamNonBlocking));
+    CK(cudaEventCreate(&e0));
+    CK(cudaEventCreate(&e1));
+    CK(cudaDeviceSynchronize());
   }
-  float* sink;
-  CK(cudaMalloc(&sink, 1 << 20));
-  cudaStream_t st;
-  CK(cudaStreamCreateWithFlags(&st, cudaStreamNonBlocking));
-  cudaEvent_t e0, e1;
-  CK(cudaEventCreate(&e0));
-  CK(cudaEventCreate(&e1));
-  for (auto k : {(const void*)tma_2d, (const void*)tma_4d, (const void*)bulk_row})
-    CK(cudaFuncSetAttribute(k, cudaFuncAttributeMaxDynamicSharedMemorySize, 200 * 1024));
 
-  auto time_graph = [&](auto&& body) {
+  // Median us per call of body(copy) over the 16 copies, captured in one graph.
+  template <class Body>
+  float time_graph(Body&& body) {
     cudaGraph_t g;
     cudaGraphExec_t ge;
     CK(cudaStreamBeginCapture(st, cudaStreamCaptureModeGlobal));
@@ -206,46 +246,97 @@ int main() {
       CK(cudaEventElapsedTime(&ms, e0, e1));
       v.push_back(ms * 1000.f / COPIES);
     }
+    CK(cudaGetLastError());
     CK(cudaGraphExecDestroy(ge));
     CK(cudaGraphDestroy(g));
     std::sort(v.begin(), v.end());
     return v[v.size() / 2];
-  };
+  }
 
+  float floor_us() {
+    return time_graph([&](int c) {
+      floor_kernel<<<132 * 8, 512, 0, st>>>(reinterpret_cast<const uint4*>(w[c]), size_t(N) * K / 16, sink);
+    });
+  }
+
+  // A 2-D map {K, N} with box {128 B, rows}, or the 4-D view {128 B, 8 rows, KB, N / 8} with box
+  // {128 B, 8, box_cnt, 8}; false if the driver refuses it.
+  bool map_2d(CUtensorMap* m, const uint8_t* p, int rows) {
+    const cuuint64_t d[2] = {K, N}, st2[1] = {K};
+    const cuuint32_t b[2] = {128, cuuint32_t(rows)}, e[2] = {1, 1};
+    return encode(m, CU_TENSOR_MAP_DATA_TYPE_UINT8, 2, const_cast<uint8_t*>(p), d, st2, b, e,
+                  CU_TENSOR_MAP_INTERLEAVE_NONE, CU_TENSOR_MAP_SWIZZLE_128B, CU_TENSOR_MAP_L2_PROMOTION_L2_256B,
+                  CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE) == CUDA_SUCCESS;
+  }
+  bool map_4d(CUtensorMap* m, const uint8_t* p, int box_cnt) {
+    const cuuint64_t d[4] = {128, 8, KB, N / 8}, st4[3] = {K, 128, 8ull * K};
+    const cuuint32_t b[4] = {128, 8, cuuint32_t(box_cnt), 8}, e[4] = {1, 1, 1, 1};
+    return encode(m, CU_TENSOR_MAP_DATA_TYPE_UINT8, 4, const_cast<uint8_t*>(p), d, st4, b, e,
+                  CU_TENSOR_MAP_INTERLEAVE_NONE, CU_TENSOR_MAP_SWIZZLE_128B, CU_TENSOR_MAP_L2_PROMOTION_L2_256B,
+                  CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE) == CUDA_SUCCESS;
+  }
+};
+
+// Times variant v at `split`; returns the process exit code (0 ok, 2 refused: bad pair, map, smem).
+int run(const Variant& v, int split) {
+  Probe p;
   const double bytes = double(N) * K;
-  const float tf = time_graph([&](int c) {
-    floor_kernel<<<132 * 8, 512, 0, st>>>(reinterpret_cast<const uint4*>(w[c]), size_t(N) * K / 16, sink);
-  });
-  std::printf("%-9s split -  %7.2f us  %5.2f TB/s\n", "floor", tf, bytes / tf / 1e6);
-  for (int split : {3, 4, 7, 8}) {
-    const int tiles = N / 64, cnt = (KB + split - 1) / split;
-    const int smem = 1024 + cnt * 8192;
-    std::vector<CUtensorMap> m2(COPIES), m4(COPIES);
-    bool ok2 = true, ok4 = true;
-    for (int c = 0; c < COPIES; ++c) {
-      const cuuint64_t d2[2] = {K, N}, s2[1] = {K};
-      const cuuint32_t b2[2] = {128, 64}, e2[2] = {1, 1};
-      ok2 &= encode(&m2[c], CU_TENSOR_MAP_DATA_TYPE_UINT8, 2, w[c], d2, s2, b2, e2, CU_TENSOR_MAP_INTERLEAVE_NONE,
-                    CU_TENSOR_MAP_SWIZZLE_128B, CU_TENSOR_MAP_L2_PROMOTION_L2_256B,
-                    CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE) == CUDA_SUCCESS;
-      const cuuint64_t d4[4] = {128, 8, KB, N / 8}, s4[3] = {K, 128, 8ull * K};
-      const cuuint32_t b4[4] = {128, 8, cuuint32_t(cnt), 8}, e4[4] = {1, 1, 1, 1};
-      ok4 &= encode(&m4[c], CU_TENSOR_MAP_DATA_TYPE_UINT8, 4, w[c], d4, s4, b4, e4, CU_TENSOR_MAP_INTERLEAVE_NONE,
-                    CU_TENSOR_MAP_SWIZZLE_128B, CU_TENSOR_MAP_L2_PROMOTION_L2_256B,
-                    CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE) == CUDA_SUCCESS;
-    }
-    const dim3 grid(tiles * split);
-    // A map the driver refused is reported and its variant skipped (-1), never launched.
-    if (!ok2 || !ok4) std::printf("split %d: tensor map encode failed (2d ok=%d, 4d ok=%d)\n", split, ok2, ok4);
-    const float t2 = ok2 ? time_graph([&](int c) { tma_2d<<<grid, 128, smem, st>>>(m2[c], split, sink); }) : -1.f;
-    const float t4 = ok4 ? time_graph([&](int c) { tma_4d<<<grid, 128, smem, st>>>(m4[c], split, sink); }) : -1.f;
-    const float tb = time_graph([&](int c) { bulk_row<<<grid, 128, smem, st>>>(w[c], split, sink); });
-    const float tl = time_graph([&](int c) { ldg<<<grid, 256, 0, st>>>(w[c], split, sink); });
-    CK(cudaGetLastError());
-    std::printf("split %d (%d CTAs, %d k-blocks each): tma_2d %6.2f  tma_4d %6.2f  bulk_row %6.2f  ldg %6.2f us"
-                "  (x floor: %.2f %.2f %.2f %.2f)\n",
-                split, tiles * split, cnt, t2, t4, tb, tl, t2 / tf, t4 / tf, tb / tf, tl / tf);
+  const float tf = p.floor_us();
+  if (v.rows == 0) {
+    std::printf("%-10s split -  %7.2f us  %5.2f TB/s\n", "floor", tf, bytes / tf / 1e6);
+    return 0;
+  }
+  const int tiles = N / v.rows, cnt = (KB + split - 1) / split;  // cnt: the largest slice
+  const int smem = 1024 + cnt * v.rows * 128;
+  const int ctas = tiles * split;
+  if (smem > kMaxSmem) {
+    std::printf("%-10s split %d: skipped, a slice of %d k-blocks needs %d KB of shared memory\n", v.name, split,
+                cnt, smem / 1024);
+    return 2;
+  }
+  const std::string name = v.name;
+  for (auto k : {(const void*)tma_2d, (const void*)tma_4d, (const void*)bulk_row})
+    CK(cudaFuncSetAttribute(k, cudaFuncAttributeMaxDynamicSharedMemorySize, smem));
+  std::vector<CUtensorMap> maps(COPIES);
+  bool ok = true;
+  if (name == "tma_2d" || name == "tma_2d_r16")
+    for (int c = 0; c < COPIES; ++c) ok &= p.map_2d(&maps[c], p.w[c], v.rows);
+  if (name == "tma_4d")
+    for (int c = 0; c < COPIES; ++c) ok &= p.map_4d(&maps[c], p.w[c], cnt);
+  if (!ok) {  // a map the driver refused is reported, never launched
+    std::printf("%-10s split %d: tensor map encode failed\n", v.name, split);
+    return 2;
+  }
+  double read = bytes;  // bytes moved: more than the weight only for tma_4d's whole boxes
+  float t = 0.f;
+  if (name == "tma_2d" || name == "tma_2d_r16") {
+    t = p.time_graph([&](int c) { tma_2d<<<ctas, 128, smem, p.st>>>(maps[c], split, v.rows, p.sink); });
+  } else if (name == "tma_4d") {
+    read = double(ctas) * cnt * 8192;
+    t = p.time_graph([&](int c) { tma_4d<<<ctas, 128, smem, p.st>>>(maps[c], split, cnt, p.sink); });
+  } else if (name == "bulk_row") {
+    t = p.time_graph([&](int c) { bulk_row<<<ctas, 128, smem, p.st>>>(p.w[c], split, p.sink); });
+  } else {
+    t = p.time_graph([&](int c) { ldg<<<ctas, 256, 0, p.st>>>(p.w[c], split, p.sink); });
   }
   CK(cudaDeviceSynchronize());
+  std::printf("%-10s split %d  %4d CTAs x %2d k-blocks x %2d rows  %7.2f us  %5.2f TB/s  %5.2f x floor"
+              "  (floor %.2f us, read x%.3f)\n",
+              v.name, split, ctas, cnt, v.rows, t, bytes / t / 1e6, t / tf, tf, read / bytes);
   return 0;
+}
+
+int main(int argc, char** argv) {
+  std::setvbuf(stdout, nullptr, _IONBF, 0);  // every line reaches the log even if the process dies
+  if (argc != 3) return usage();
+  const Variant* v = nullptr;
+  for (const Variant& c : kVariants)
+    if (std::strcmp(c.name, argv[1]) == 0) v = &c;
+  const int split = std::atoi(argv[2]);
+  if (!v || split < 1 || split > KB) {
+    std::printf("unknown variant or split out of [1, %d]: %s %s\n", KB, argv[1], argv[2]);
+    usage();
+    return 2;
+  }
+  return run(*v, split);
 }

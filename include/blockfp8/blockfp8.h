@@ -91,6 +91,8 @@ typedef struct blockfp8_config {
   int32_t weight_rows; /* weight rows (columns of C) per CTA tile; 0 = default.
                           SWAPAB_SPLITK: 16, 32 or 64 (wgmma M is 64; a CTA may stream fewer rows so
                           that every SM gets an equal share of the weight). TILED: wgmma N, a multiple of 16 */
+  int32_t stage_kblocks; /* SWAPAB_SPLITK: 128-wide k-blocks per pipeline stage (one TMA box each for
+                            weight and tokens): 1..16; 0 = default */
 } blockfp8_config_t;
 
 BLOCKFP8_API const char* blockfp8_status_string(blockfp8_status_t status);

@@ -27,6 +27,7 @@ __all__ = [
     "KERNEL_AUTO",
     "KERNEL_SWAPAB_SPLITK",
     "KERNEL_SIMT",
+    "KERNEL_TILED",
     "SCALE_FP32",
     "SCALE_UE8M0",
     "lib",
@@ -59,7 +60,7 @@ STATUS_NAMES = (
  ERROR_CUDA, ERROR_INVALID_VALUE) = range(len(STATUS_NAMES))
 
 DTYPE_BF16, DTYPE_FP16, DTYPE_FP32 = 0, 1, 2
-KERNEL_AUTO, KERNEL_SWAPAB_SPLITK, KERNEL_SIMT = 0, 1, 2
+KERNEL_AUTO, KERNEL_SWAPAB_SPLITK, KERNEL_SIMT, KERNEL_TILED = 0, 1, 2, 3
 SCALE_FP32, SCALE_UE8M0 = 0, 1  # blockfp8_scale_format_t
 
 _LIBNAME = "libblockfp8.so"
@@ -87,7 +88,8 @@ class Config(Structure):
     """blockfp8_config_t."""
 
     _fields_ = [("kernel", c_int32), ("token_tile", c_int32), ("split_k", c_int32), ("stages", c_int32),
-                ("warpgroups", c_int32), ("weight_rows", c_int32)]
+                ("warpgroups", c_int32), ("weight_rows", c_int32),
+                ("stage_kblocks", c_int32)]
 
     def __repr__(self) -> str:
         return "Config(" + ", ".join(f"{f}={getattr(self, f)}" for f, _ in self._fields_) + ")"

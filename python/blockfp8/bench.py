@@ -4,11 +4,12 @@ importable here (torch._scaled_mm, vLLM, DeepGEMM, FlashInfer) by the C++ bench'
 Method (bench/timing.cpp): for each (N, K) and M, a CUDA graph calls the op once per operand copy;
 the copies together exceed --l2-factor x the L2, so every call reads from HBM (cold). The graph is
 replayed --replays times; a figure is the median replay time over the number of calls. Hot is the
-same graph over copy 0. The floor here is a torch-only reduction over the N*K weight bytes, timed
-the same cold way: a yardstick only, as torch reductions stream slower than the C++ bench's floor
-kernel (bench/floor.cu), which stays the reference.
+same graph over copy 0. The floor is a Triton streaming-read kernel over exactly the N*K weight
+bytes (python/blockfp8/_floor_triton.py; torch reductions where triton does not import), timed the
+same cold way; the C++ bench's floor kernel (bench/floor.cu) stays the reference.
 
     python -m blockfp8.bench --shape 2112,7168 --m 1,16,64 --json py.jsonl --plot-dir plots
+    python -m blockfp8.bench --shape 2112,7168 --m 1 --floor-gb 1    # + the floor on a 1 GB buffer
 """
 from __future__ import annotations
 
@@ -99,6 +100,8 @@ def parse_args(argv=None):
     p.add_argument("--l2-factor", type=float, default=3.0)
     p.add_argument("--max-copies", type=int, default=512)
     p.add_argument("--no-floor", action="store_true")
+    p.add_argument("--floor-gb", type=float, default=0.0, metavar="GB",
+                   help="also time every floor form on one GB-sized buffer (blockfp8-bench --floor-gb's twin)")
     p.add_argument("--json", metavar="PATH", help="append one JSON object per timed point")
     p.add_argument("--plot-dir", metavar="DIR", help="one PNG per shape (needs matplotlib)")
     p.add_argument("--commit", default=os.environ.get("BLOCKFP8_COMMIT") or "unknown")
@@ -190,6 +193,20 @@ def format_table(rows):
     return "\n".join(out)
 
 
+def format_floor_gb(rows, gb):
+    """Markdown: the floor forms on one big buffer, µs and TB/s, best marked (bench/floor.cu's table)."""
+    ok = [r for r in rows if r.get("cold_us")]
+    best = min(ok, key=lambda r: r["cold_us"]) if ok else None
+    out = [f"floor on one {gb:g} GB buffer", "", "| floor variant | µs | TB/s |", "|---|---:|---:|"]
+    for r in rows:
+        if r.get("error"):
+            out.append(f"| {r['config']} | error: {r['error']} | |")
+            continue
+        out.append(f"| {r['config']}{' (best)' if r is best else ''} | {r['cold_us']:.1f} | "
+                   f"{r['bytes'] / (r['cold_us'] * 1e-6) / 1e12:.3f} |")
+    return "\n".join(out) + "\n"
+
+
 def _import(name, attrs):
     """The first of attrs (dotted, in module `name`) that exists, or raise ImportError saying why."""
     mod = importlib.import_module(name)
@@ -241,10 +258,7 @@ def _variants(name, a, a_s, b, b_s, out):
     if name == "blockfp8":
         return [("", lambda: fn(a, a_s, b, b_s, out=out))]
     if name == "torch":
-        return [(f"scales_{la}_{lb}", lambda sa=sa, sb=sb: torch._scaled_mm(
-                    a, b.t(), scale_a=sa, scale_b=sb, out_dtype=torch.bfloat16))
-                for la, sa in (("mmajor", a_s_mn), ("kmajor", a_s))
-                for lb, sb in (("view", b_s.t()), ("dense", b_s.t().contiguous()))]
+        return _torch_variants(a, a_s, b, b_s)
     if name == "vllm-cutlass":
         return [("blockwise", lambda: fn(a, b.t(), a_s_mn, b_s.t(), torch.bfloat16))]
     if name == "vllm-triton":
@@ -259,6 +273,70 @@ def _variants(name, a, a_s, b, b_s, out):
         return [(f"input_scale_{lbl}", lambda sa=sa: fn(a, b, sa, b_s, out=out))
                 for lbl, sa in (("mk", a_s), ("mmajor", a_s_mn), ("km", a_s.t().contiguous()))]
     raise KeyError(name)
+
+
+def _round_up(x, m):
+    return -(-x // m) * m
+
+
+def _refused(reason):
+    """A variant that is known not to work here: calling it raises `reason`, so pick() and the probe
+    list it with the others instead of running something that reads out of bounds."""
+    def call():
+        raise RuntimeError(reason)
+    return call
+
+
+def torch_scale_layouts(a, a_s, b_s):
+    """(a, scale_a, scale_b) in the layouts torch's cuBLASLt DeepSeek recipe (1x128 x 128x128,
+    sm_90, CUDA >= 12.9) takes, with b passed as b.t() [K, N]:
+      scale_a [Mp, K/128] M-major (strides (1, Mp)), Mp = M rounded up to 4 (cuBLASLt refuses
+        other M, as the C++ peer found; a is then zero-padded to Mp rows and C sliced back);
+      scale_b [L4, ceil(N/128)] K-major (strides (1, L4)), L4 = K/128 rounded up to 4, zero-padded:
+        cuBLASLt reads the 128x128 scales with that leading dimension whatever the strides say.
+    Our scales are a_s [M, K/128] (any strides) and b_s [ceil(N/128), K/128] row-major."""
+    m, k = a.shape
+    kb = k // 128
+    mp, kb4 = _round_up(m, 4), _round_up(kb, 4)
+    sb = b_s.new_zeros(b_s.shape[0], kb4)
+    sb[:, :kb] = b_s
+    sa = a_s.new_zeros(kb, mp).t()           # [Mp, kb], strides (1, Mp)
+    sa[:m] = a_s
+    if mp != m:
+        a_p = a.new_zeros(mp, k)
+        a_p[:m] = a
+        a = a_p
+    return a, sa, sb.t()
+
+
+def _torch_variants(a, a_s, b, b_s):
+    """torch's blockwise peers, newest API first; labels say when M was padded."""
+    import torch
+    m, k = a.shape
+    kb = k // 128
+    a_p, sa, sb = torch_scale_layouts(a, a_s, b_s)
+    mp = a_p.shape[0]
+    pad = f"_mpad{m}to{mp}" if mp != m else ""
+    rows = (lambda c: c[:m]) if mp != m else (lambda c: c)   # a view: no kernel in the timed graph
+    out = []
+    F = torch.nn.functional
+    if hasattr(F, "scaled_mm") and hasattr(F, "ScalingType"):
+        st, sw = F.ScalingType, F.SwizzleType
+        out.append((f"F.scaled_mm_1x128_128x128{pad}", lambda: rows(F.scaled_mm(
+            a_p, b.t(), sa, st.BlockWise1x128, sb, st.BlockWise128x128,
+            swizzle_a=sw.NO_SWIZZLE, swizzle_b=sw.NO_SWIZZLE, output_dtype=torch.bfloat16))))
+    else:
+        out.append(("F.scaled_mm", _refused("torch.nn.functional.scaled_mm / ScalingType not in this torch")))
+    # torch._scaled_mm infers the recipe from the scales and wants scale_b.t() dense [N/128, K/128]:
+    # the same memory as the padded layout only when K/128 % 4 == 0.
+    if kb % 4 == 0:
+        out.append((f"_scaled_mm_1x128_128x128{pad}", lambda: rows(torch._scaled_mm(
+            a_p, b.t(), scale_a=sa, scale_b=sb, out_dtype=torch.bfloat16))))
+    else:
+        out.append(("_scaled_mm", _refused(f"torch._scaled_mm needs K/128 % 4 == 0 (K/128 = {kb}): cuBLASLt "
+                                           "reads its dense 128x128 scales with a leading dimension of "
+                                           f"{_round_up(kb, 4)}")))
+    return out
 
 
 class Runner:
@@ -277,6 +355,7 @@ class Runner:
         except Exception:  # noqa: BLE001
             pass
         self.gen = torch.Generator(device=self.dev).manual_seed(1)
+        self._floor_forms = None
 
     def _fp8(self, *shape):
         t = self.torch
@@ -308,27 +387,85 @@ class Runner:
         n_hot = hot_calls(cold)
         return cold, self.time_graph([calls[0]] * n_hot), n_hot
 
-    def floor(self, weights, n, k):
-        """Cold time to read the N*K weight bytes with torch reductions; the fastest form is kept."""
+    def floor_forms(self):
+        """{label: read(w)} of the floor kernels to try, and a note on where they come from: the
+        Triton streaming-read kernel's configurations when triton imports, else torch reductions."""
+        if self._floor_forms is not None:
+            return self._floor_forms
         t = self.torch
-        forms = {"sum_i64": lambda w: w.view(t.int64).sum(), "amax_i32": lambda w: w.view(t.int32).amax(),
-                 "sum_f32": lambda w: w.view(t.float32).sum()}
-        best = None
-        for label, f in forms.items():
-            try:
-                cold = self.time_graph([lambda w=w: f(w.view(-1)) for w in weights])
-            except Exception as e:  # noqa: BLE001
-                print(f"  floor {label}: {e}", file=sys.stderr)
-                continue
-            if best is None or cold < best[1]:
-                best = (label, cold, f)
+        try:
+            from . import _floor_triton as ft
+        except Exception as e:  # noqa: BLE001 -- no triton (or a broken one): the torch yardstick
+            why = f"{type(e).__name__}: {str(e).splitlines()[0] if str(e) else ''}"[:120]
+            forms = {"torch_sum_i64": lambda w: w.view(t.int64).sum(),
+                     "torch_amax_i32": lambda w: w.view(t.int32).amax(),
+                     "torch_sum_f32": lambda w: w.view(t.float32).sum()}
+            self._floor_forms = (forms, f"torch-only yardstick (no triton floor: {why}); the C++ bench's "
+                                        "floor kernel is the reference")
+            return self._floor_forms
+        sms = self.info["sm_count"]
+        sink = t.empty(max(ft.programs(c, sms) for c in ft.CONFIGS), dtype=t.int32, device=self.dev)
+        forms = {ft.label(c): (lambda w, c=c: ft.launch(c, w.view(t.int32), sink, sms)) for c in ft.CONFIGS}
+        self._floor_forms = (forms, "triton streaming read (python/blockfp8/_floor_triton.py); the C++ bench's "
+                                    "floor kernel is the reference")
+        return self._floor_forms
+
+    def floor(self, weights, n, k):
+        """Cold time to read the N*K weight bytes; the fastest form that runs is kept. Falls back to
+        the torch reductions when every Triton form fails here."""
+        forms, note = self.floor_forms()
+        best = self._best_floor(forms, weights)
+        if best is None and not next(iter(forms)).startswith("torch"):
+            print("  floor: no triton form ran; falling back to torch reductions", file=sys.stderr)
+            t = self.torch
+            note = "torch-only yardstick (the triton floor failed here); the C++ bench's floor kernel is the reference"
+            best = self._best_floor({"torch_sum_i64": lambda w: w.view(t.int64).sum()}, weights)
         if best is None:
             return None
         label, cold, f = best
         hot = self.time_graph([lambda: f(weights[0].view(-1))] * hot_calls(cold))
-        return {"backend": "floor", "config": f"torch_{label}", "cold_us": cold, "hot_us": hot,
-                "bytes": n * k, "flops": 0, "copies": len(weights), "replays": self.args.replays,
-                "note": "torch-only yardstick; the C++ bench's floor kernel is the reference"}
+        return {"backend": "floor", "config": label, "cold_us": cold, "hot_us": hot,
+                "bytes": n * k, "flops": 0, "copies": len(weights), "replays": self.args.replays, "note": note}
+
+    def _best_floor(self, forms, weights):
+        best = None
+        for label, f in forms.items():
+            try:
+                f(weights[0].view(-1))      # warm-up outside capture: compiles a triton kernel once
+                self.torch.cuda.synchronize()
+                cold = self.time_graph([lambda w=w: f(w.view(-1)) for w in weights])
+            except Exception as e:  # noqa: BLE001
+                print(f"  floor {label}: {str(e).splitlines()[0] if str(e) else type(e).__name__}", file=sys.stderr)
+                self.torch.cuda.synchronize()
+                continue
+            if best is None or cold < best[1]:
+                best = (label, cold, f)
+        return best
+
+    def floor_gb(self, gb):
+        """Every floor form on one `gb`-GB buffer (far past the L2, so every read is from HBM):
+        rows for the table and JSON, comparable with blockfp8-bench --floor-gb."""
+        t = self.torch
+        nbytes = int(gb * 1e9) // 512 * 512
+        buf = t.randint(-2 ** 31, 2 ** 31 - 1, (nbytes // 4,), dtype=t.int32, device=self.dev).view(t.uint8)
+        forms, note = self.floor_forms()
+        rows = []
+        for label, f in forms.items():
+            try:
+                f(buf)
+                t.cuda.synchronize()
+                us = self.time_graph([lambda: f(buf)])
+            except Exception as e:  # noqa: BLE001
+                rows.append({"backend": "floor", "config": label, "error": str(e).splitlines()[0][:160] if str(e) else
+                             type(e).__name__})
+                t.cuda.synchronize()
+                continue
+            rows.append({"backend": "floor", "config": label, "cold_us": us, "bytes": nbytes, "flops": 0,
+                         "replays": self.args.replays, "note": note})
+        for r in rows:
+            r.update(shape=f"floor_{gb:g}gb", N=nbytes, K=1, M=0)
+        del buf
+        return rows
 
     def shape(self, n, k, name, backends):
         t, a = self.torch, self.args
@@ -384,7 +521,7 @@ class Runner:
                 res = ops[0][4] if res is None or isinstance(res, tuple) else res
                 t.cuda.synchronize()
             except Exception as e:  # noqa: BLE001
-                why.append(f"{label or be}: {str(e).splitlines()[0][:80] if str(e) else type(e).__name__}")
+                why.append(f"{label or be}: {str(e).splitlines()[0][:160] if str(e) else type(e).__name__}")
                 continue
             diff = (res[idx].double() - ref).abs().max().item()
             rel = diff / max(ref.abs().max().item(), 1e-300)
@@ -413,11 +550,11 @@ class Runner:
             return None
         except Exception as e:  # noqa: BLE001
             t.cuda.synchronize()
-            return f"probe M={m} N={n} K={k} failed: {str(e)[:200]}"
+            return f"probe M={m} N={n} K={k} failed: {str(e)[:600]}"
 
 
 def plot(rows, out_dir):
-    """One log-log PNG per shape: cold µs vs M, a line per backend, the torch floor dashed."""
+    """One log-log PNG per shape: cold µs vs M, a line per backend, the floor dashed."""
     try:
         import matplotlib
         matplotlib.use("Agg")
@@ -434,7 +571,7 @@ def plot(rows, out_dir):
             pts = sorted((r["M"], r["cold_us"]) for r in mine if r["backend"] == be)
             ax.plot(*zip(*pts), marker="o", ms=3, label=be, lw=2.2 if be == "blockfp8" else 1.4)
         for r in (r for r in mine if r["backend"] == "floor"):
-            ax.axhline(r["cold_us"], color="k", ls="--", lw=1.2, label=f"torch floor {r['cold_us']:.1f} µs")
+            ax.axhline(r["cold_us"], color="k", ls="--", lw=1.2, label=f"floor {r['cold_us']:.1f} µs")
         ax.set(xscale="log", yscale="log", xlabel="M (tokens)", ylabel="cold time per call (µs)",
                title=f"N={n} K={k}  {mine[0]['shape'] if mine else ''}")
         ax.grid(True, which="both", alpha=0.3)
@@ -470,10 +607,16 @@ def main(argv=None):
             print(f"skipping {name}: {why}", file=sys.stderr)
         else:
             backends.append(name)
-    print(f"{run.info['gpu']}, L2 {run.l2 / 1e6:.1f} MB; backends {', '.join(backends)}; floor: torch-only "
-          "yardstick (bench/floor.cu's kernel in blockfp8-bench is the reference)", file=sys.stderr)
+    print(f"{run.info['gpu']}, L2 {run.l2 / 1e6:.1f} MB; backends {', '.join(backends)}; floor: "
+          f"{run.floor_forms()[1]}", file=sys.stderr)
     rows, jf = [], open(args.json, "a") if args.json else None
     try:
+        if args.floor_gb > 0:
+            gb_rows = run.floor_gb(args.floor_gb)
+            print(format_floor_gb(gb_rows, args.floor_gb))
+            for row in gb_rows:
+                if jf:
+                    jf.write(json_line(row, run.info) + "\n")
         for n, k, name in args.shapes:
             for row in run.shape(n, k, name, backends):
                 rows.append(row)

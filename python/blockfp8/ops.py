@@ -7,8 +7,10 @@ each with a fake (meta) implementation, so torch.compile(fullgraph=True), torch.
 graphs see them as ordinary ops.
 
 `gemm` (the Python function) picks: in plain eager mode on real tensors it validates and calls the
-C ABI directly (the dispatcher's Python custom-op path costs several microseconds per call); under
-torch.compile, tracing, or any torch dispatch mode it calls the registered operator.
+C ABI directly (the dispatcher's Python custom-op path costs several microseconds per call), through
+a one-function fast path for the decode case (dense operands on the current device) and the
+checked path (_gemm_eager) otherwise; under torch.compile, tracing, or any torch dispatch mode, or
+on meta / subclass tensors, it calls the registered operator.
 
 Both paths run on the tensors' device (made current for the call) and its current CUDA stream,
 allocate nothing but the output, and never synchronise.
@@ -155,15 +157,19 @@ def _check_devices(fn: str, *named) -> int:
 
 _get_device = getattr(torch._C, "_cuda_getDevice", None) or torch.cuda.current_device
 _stream = _raw_stream if _raw_stream is not None else _current_stream  # skips a Python frame per call
+_Tensor = torch.Tensor
+_gemm_c = None  # _lib.lib().fast_gemm once bound (_bind_gemm_c)
 
 
 def _gemm_eager(a, a_scale, b, b_scale, out_dtype, out, fn="blockfp8.gemm"):
-    """Check, allocate the output when `out` is None, and launch on the tensors' device and its
-    current stream; returns the output. Real tensors only.
+    """The checked path: check, allocate the output when `out` is None, and launch on the tensors'
+    device (under a device guard when it is not current) and its current stream; returns the output.
+    Real tensors only. The registered operator runs this; so does gemm() for every call its fast path
+    does not take (strided operands, another device, a broken rule).
 
-    At decode sizes this function is most of the host time of a call, so the common case reads each
-    tensor attribute once and tests all rules in one expression; only on failure do the _check_*
-    helpers walk the rules to raise the same errors, in the same order, as checking step by step."""
+    The common case reads each tensor attribute once and tests all rules in one expression; only on
+    failure do the _check_* helpers walk the rules to raise the same errors, in the same order, as
+    checking step by step."""
     m, n, k, sa, sb = _check_shapes(a, a_scale, b, b_scale, fn)
     if out is None:
         code = _OUT_DTYPES.get(out_dtype)
@@ -195,14 +201,14 @@ def _gemm_eager(a, a_scale, b, b_scale, out_dtype, out, fn="blockfp8.gemm"):
     args = (m, n, k, a.data_ptr(), sa[0] if m > 1 else k, a_scale.data_ptr(), ss_a[0], ss_a[1],
             b.data_ptr(), sb[0] if n > 1 else k, b_scale.data_ptr(), ss_b[0], ss_b[1],
             out.data_ptr(), ldc, code)
-    gemm_c = _lib.lib().fast_gemm  # blockfp8_gemm with a cheaper ctypes conversion (see _lib._fast)
+    gemm_c = _gemm_c or _bind_gemm_c()  # blockfp8_gemm with a cheaper ctypes conversion (see _lib._fast)
     if _get_device() == index:  # the usual case: skip the device guard (a context manager per call)
         status = gemm_c(*args, _stream(index))
     else:
         with torch.cuda.device(index):
             status = gemm_c(*args, _stream(index))
     if status != 0:
-        raise _lib.BlockFP8Error(status, "blockfp8_gemm", f"{fn}(M={m}, N={n}, K={k}) on cuda:{index}")
+        raise _status_error(status, m, n, k, index, fn)
     return out
 
 
@@ -256,6 +262,34 @@ def _eager(t) -> bool:
     return not _is_compiling() and type(t) is torch.Tensor and not t.is_meta and _dispatch_stack_len() == 0
 
 
+def _bind_gemm_c():
+    """The C entry (blockfp8_gemm, fast ctypes binding), bound on the first eager call: importing
+    blockfp8 must not load the library."""
+    global _gemm_c
+    _gemm_c = _lib.lib().fast_gemm
+    return _gemm_c
+
+
+def _status_error(status, m, n, k, index, fn="blockfp8.gemm"):
+    return _lib.BlockFP8Error(status, "blockfp8_gemm", f"{fn}(M={m}, N={n}, K={k}) on cuda:{index}")
+
+
+def _gemm_routed(a, a_scale, b, b_scale, out_dtype, out):
+    """Everything but the eager fast path: the registered operators under compile / tracing / a
+    dispatch mode or on meta tensors; otherwise the checked eager path, which raises the named
+    argument error, or runs under a device guard when the tensors' device is not current."""
+    if not _is_compiling() and type(a) is torch.Tensor and not a.is_meta and _dispatch_stack_len() == 0:
+        return _gemm_eager(a, a_scale, b, b_scale, out_dtype, out)
+    fn = "blockfp8.gemm"
+    for t, name in ((a, "a"), (a_scale, "a_scale"), (b, "b"), (b_scale, "b_scale")):
+        _check_tensor(t, name, fn)
+    if out is None:
+        return torch.ops.blockfp8.gemm(a, a_scale, b, b_scale, out_dtype)
+    _check_tensor(out, "out", fn)
+    torch.ops.blockfp8.gemm_out(a, a_scale, b, b_scale, out)
+    return out
+
+
 def gemm(a: torch.Tensor, a_scale: torch.Tensor, b: torch.Tensor, b_scale: torch.Tensor,
          out_dtype: torch.dtype = torch.bfloat16, out: Optional[torch.Tensor] = None) -> torch.Tensor:
     """C[m, n] = sum_kb (A[m, kb-block] . B[n, kb-block]) * a_scale[m, kb] * b_scale[n // 128, kb].
@@ -267,18 +301,45 @@ def gemm(a: torch.Tensor, a_scale: torch.Tensor, b: torch.Tensor, b_scale: torch
     out: optional [M, N] output, N contiguous, written in place and returned.
     Runs on the tensors' CUDA device and that device's current stream; never synchronises.
     """
-    # _eager(a), inlined (a Python call is a measurable part of the budget). is_compiling() first:
-    # under torch.compile it is a constant and the rest is never traced.
-    if not _is_compiling() and type(a) is torch.Tensor and not a.is_meta and _dispatch_stack_len() == 0:
-        return _gemm_eager(a, a_scale, b, b_scale, out_dtype, out)
-    fn = "blockfp8.gemm"
-    for t, name in ((a, "a"), (a_scale, "a_scale"), (b, "b"), (b_scale, "b_scale")):
-        _check_tensor(t, name, fn)
-    if out is None:
-        return torch.ops.blockfp8.gemm(a, a_scale, b, b_scale, out_dtype)
-    _check_tensor(out, "out", fn)
-    torch.ops.blockfp8.gemm_out(a, a_scale, b, b_scale, out)
-    return out
+    # The fast path: the decode case (dense a, b and out, all tensors on the current device), in one
+    # function with every attribute read once. Each Python call, tensor attribute and tuple costs
+    # 50-150 ns here and the budget is a few microseconds, hence no helpers on this path. Anything
+    # else (compile, tracing, dispatch modes, meta or subclass tensors, strided operands, another
+    # device, m == 0, a rule broken) goes to _gemm_routed, which checks rule by rule and raises
+    # the named error; the fast path only ever accepts calls that path would accept too.
+    # is_compiling() first: under torch.compile it is a constant and the rest is never traced.
+    if _is_compiling() or _dispatch_stack_len() or type(a) is not _Tensor:
+        return _gemm_routed(a, a_scale, b, b_scale, out_dtype, out)
+    try:
+        m, k = a.shape
+        n, kb = b.shape
+        kb = k >> 7 if k == kb else -1  # K/128 when a and b agree on K
+        fast = (m > 0 and n > 0 and kb > 0 and not k & 127
+                and a.dtype is _FP8 and b.dtype is _FP8 and a_scale.dtype is _F32 and b_scale.dtype is _F32
+                # is_contiguous() is one cheap C call; for [M, K] with M >= 1, K >= 128 it means
+                # stride (K, 1) where M > 1 and stride(1) == 1 where M == 1: lda = K is exact.
+                and a.is_contiguous() and b.is_contiguous()
+                and a_scale.shape == (m, kb) and b_scale.shape == ((n + 127) >> 7, kb))
+        code = _OUT_DTYPES[out_dtype if out is None else out.dtype]
+    except (ValueError, TypeError, AttributeError, KeyError, RuntimeError):  # not 2-D, not a tensor, ...
+        fast = False
+    index = a.get_device()  # -1 off CUDA
+    if (fast and index >= 0 and a_scale.get_device() == index and b.get_device() == index
+            and b_scale.get_device() == index and _get_device() == index):
+        if out is None:
+            c = a.new_empty(m, n, dtype=out_dtype)  # the cheapest eager allocation (see _gemm_eager)
+        elif out.get_device() == index and out.shape == (m, n) and out.is_contiguous():
+            c = out  # [M, N] contiguous: ldc = N
+        else:
+            return _gemm_routed(a, a_scale, b, b_scale, out_dtype, out)
+        ss_a, ss_b = a_scale.stride(), b_scale.stride()
+        status = (_gemm_c or _bind_gemm_c())(
+            m, n, k, a.data_ptr(), k, a_scale.data_ptr(), ss_a[0], ss_a[1], b.data_ptr(), k,
+            b_scale.data_ptr(), ss_b[0], ss_b[1], c.data_ptr(), n, code, _stream(index))
+        if status:
+            raise _status_error(status, m, n, k, index)
+        return c
+    return _gemm_routed(a, a_scale, b, b_scale, out_dtype, out)
 
 
 def _check_block_size(block_size, fn: str) -> None:

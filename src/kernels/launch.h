@@ -9,10 +9,16 @@
 
 namespace blockfp8::detail {
 
-// src/kernels/swapab_splitk.cu — decode (small M): Cᵀ = B·Aᵀ, K split over a thread-block cluster.
-blockfp8_status_t launch_swapab_splitk(const Problem& p, const blockfp8_config_t& cfg, cudaStream_t stream);
+// src/kernels/swapab_splitk.cu — decode (small M): Cᵀ = B·Aᵀ, K split over a thread-block cluster,
+// persistent over as many clusters as `dev` holds at once.
+blockfp8_status_t launch_swapab_splitk(const Problem& p, const blockfp8_config_t& cfg, const DeviceInfo& dev,
+                                       cudaStream_t stream);
 // Clusters of `split` decode CTAs (each holding `smem_bytes`) the current device can hold at once.
 int swapab_max_active_clusters(int split, int smem_bytes);
+
+// src/kernels/tiled_gemm.cu — prefill (large M): 128-token x weight_rows tiles, tokens on wgmma M,
+// persistent warp-specialised CTAs. Refuses (INVALID_CONFIG) A or B the TMA engine cannot read.
+blockfp8_status_t launch_tiled_gemm(const Problem& p, const blockfp8_config_t& cfg, cudaStream_t stream);
 
 // src/kernels/simt_gemm.cu — CUDA cores, any alignment: the fallback and a second opinion.
 blockfp8_status_t launch_simt_gemm(const Problem& p, cudaStream_t stream);

@@ -51,6 +51,16 @@ __device__ __forceinline__ void tma_load_2d(void* dst, const CUtensorMap* map, u
       "l"(map), "r"(smem_addr(bar)), "r"(x), "r"(y), "l"(l2_policy)
       : "memory");
 }
+// A 3-D tile: the decode kernel views a [rows][K] matrix as [k-blocks][rows][128 B] and fetches
+// several k-blocks of a tile in one box.
+__device__ __forceinline__ void tma_load_3d(void* dst, const CUtensorMap* map, uint64_t* bar, int32_t x,
+                                            int32_t y, int32_t z, uint64_t l2_policy) {
+  asm volatile(
+      "cp.async.bulk.tensor.3d.shared::cluster.global.mbarrier::complete_tx::bytes.L2::cache_hint"
+      " [%0], [%1, {%3, %4, %5}], [%2], %6;" ::"r"(smem_addr(dst)),
+      "l"(map), "r"(smem_addr(bar)), "r"(x), "r"(y), "r"(z), "l"(l2_policy)
+      : "memory");
+}
 __device__ __forceinline__ void prefetch_tensormap(const CUtensorMap* map) {
   asm volatile("prefetch.tensormap [%0];" ::"l"(map) : "memory");
 }
@@ -172,6 +182,10 @@ struct WgmmaE4M3<128> {
 __device__ __forceinline__ void cluster_sync() {
   asm volatile("barrier.cluster.arrive.release.aligned;\nbarrier.cluster.wait.acquire.aligned;" ::: "memory");
 }
+// The two halves of cluster_sync, for threads that have other work between them. Every thread of
+// the cluster must alternate arrive and wait.
+__device__ __forceinline__ void cluster_arrive() { asm volatile("barrier.cluster.arrive.release;" ::: "memory"); }
+__device__ __forceinline__ void cluster_wait() { asm volatile("barrier.cluster.wait.acquire;" ::: "memory"); }
 // The shared::cluster address of the same variable in CTA `rank` of this cluster.
 __device__ __forceinline__ uint32_t map_to_rank(const void* p, uint32_t rank) {
   uint32_t out;
@@ -191,5 +205,234 @@ __device__ __forceinline__ float4 ld_cluster_f4(uint32_t addr) {
 __device__ __forceinline__ void named_barrier(uint32_t id, uint32_t threads) {
   asm volatile("bar.sync %0, %1;" ::"r"(id), "r"(threads) : "memory");
 }
+
+// =============================================================================================
+// Tiled (prefill) kernel: src/kernels/tiled_gemm.cu. Everything below is used only by that kernel.
+// =============================================================================================
+
+// Warp-specialised register split: the producer warpgroup gives registers back, the math
+// warpgroups take them. Every warp of the warpgroup executes the same instruction.
+template <int kRegs>
+__device__ __forceinline__ void setmaxnreg_inc() {
+  asm volatile("setmaxnreg.inc.sync.aligned.u32 %0;" ::"n"(kRegs));
+}
+template <int kRegs>
+__device__ __forceinline__ void setmaxnreg_dec() {
+  asm volatile("setmaxnreg.dec.sync.aligned.u32 %0;" ::"n"(kRegs));
+}
+
+// A 4-byte global -> shared copy on the cp.async path; `valid == false` writes 0 and reads nothing.
+__device__ __forceinline__ void cp_async_4(void* dst, const void* src, bool valid) {
+  asm volatile("cp.async.ca.shared.global [%0], [%1], 4, %2;" ::"r"(smem_addr(dst)), "l"(src),
+               "r"(valid ? 4u : 0u)
+               : "memory");
+}
+// One arrival on `bar` once this thread's earlier cp.async copies have landed. `noinc`: the
+// arrival is one of the counts the barrier was initialised with.
+__device__ __forceinline__ void cp_async_mbar_arrive_noinc(uint64_t* bar) {
+  asm volatile("cp.async.mbarrier.arrive.noinc.shared::cta.b64 [%0];" ::"r"(smem_addr(bar)) : "memory");
+}
+
+__device__ __forceinline__ uint64_t l2_evict_normal() {
+  uint64_t p;
+  asm volatile("createpolicy.fractional.L2::evict_normal.b64 %0, 1.0;" : "=l"(p));
+  return p;
+}
+
+// TMA store of a 2-D box from shared memory; out-of-bounds parts of the box are not written.
+__device__ __forceinline__ void tma_store_2d(const CUtensorMap* map, const void* src, int32_t x, int32_t y) {
+  asm volatile("cp.async.bulk.tensor.2d.global.shared::cta.bulk_group [%0, {%2, %3}], [%1];" ::"l"(map),
+               "r"(smem_addr(src)), "r"(x), "r"(y)
+               : "memory");
+}
+__device__ __forceinline__ void bulk_commit_group() { asm volatile("cp.async.bulk.commit_group;" ::: "memory"); }
+// Wait until at most N committed bulk groups of this thread still read their shared-memory source.
+template <int N>
+__device__ __forceinline__ void bulk_wait_group_read() {
+  asm volatile("cp.async.bulk.wait_group.read %0;" ::"n"(N) : "memory");
+}
+template <int N>
+__device__ __forceinline__ void bulk_wait_group() {
+  asm volatile("cp.async.bulk.wait_group %0;" ::"n"(N) : "memory");
+}
+// Order this thread's generic-proxy shared-memory writes before later async-proxy (TMA) reads.
+__device__ __forceinline__ void fence_proxy_async_shared() {
+  asm volatile("fence.proxy.async.shared::cta;" ::: "memory");
+}
+
+// wgmma m64nNk32 e4m3 for the tiled kernel's weight tiles (N = weight rows per tile) that the
+// specialisations above do not cover.
+#define BLOCKFP8_TILED_R8(i)                                                                          \
+  "+f"(d[i]), "+f"(d[i + 1]), "+f"(d[i + 2]), "+f"(d[i + 3]), "+f"(d[i + 4]), "+f"(d[i + 5]), "+f"(d[i + 6]), \
+      "+f"(d[i + 7])
+template <>
+struct WgmmaE4M3<80> {
+  __device__ __forceinline__ static void mma(float (&d)[40], uint64_t a, uint64_t b, int accumulate) {
+    asm volatile(
+        "{\n.reg .pred p;\nsetp.ne.b32 p, %42, 0;\n"
+        "wgmma.mma_async.sync.aligned.m64n80k32.f32.e4m3.e4m3 {"
+        "%0,%1,%2,%3,%4,%5,%6,%7,%8,%9,%10,%11,%12,%13,%14,%15,"
+        "%16,%17,%18,%19,%20,%21,%22,%23,%24,%25,%26,%27,%28,%29,%30,%31,"
+        "%32,%33,%34,%35,%36,%37,%38,%39}, %40, %41, p, 1, 1;\n}\n"
+        : BLOCKFP8_TILED_R8(0), BLOCKFP8_TILED_R8(8), BLOCKFP8_TILED_R8(16), BLOCKFP8_TILED_R8(24), BLOCKFP8_TILED_R8(32)
+        : "l"(a), "l"(b), "r"(accumulate));
+  }
+};
+template <>
+struct WgmmaE4M3<96> {
+  __device__ __forceinline__ static void mma(float (&d)[48], uint64_t a, uint64_t b, int accumulate) {
+    asm volatile(
+        "{\n.reg .pred p;\nsetp.ne.b32 p, %50, 0;\n"
+        "wgmma.mma_async.sync.aligned.m64n96k32.f32.e4m3.e4m3 {"
+        "%0,%1,%2,%3,%4,%5,%6,%7,%8,%9,%10,%11,%12,%13,%14,%15,"
+        "%16,%17,%18,%19,%20,%21,%22,%23,%24,%25,%26,%27,%28,%29,%30,%31,"
+        "%32,%33,%34,%35,%36,%37,%38,%39,%40,%41,%42,%43,%44,%45,%46,%47}, %48, %49, p, 1, 1;\n}\n"
+        : BLOCKFP8_TILED_R8(0), BLOCKFP8_TILED_R8(8), BLOCKFP8_TILED_R8(16), BLOCKFP8_TILED_R8(24), BLOCKFP8_TILED_R8(32), BLOCKFP8_TILED_R8(40)
+        : "l"(a), "l"(b), "r"(accumulate));
+  }
+};
+template <>
+struct WgmmaE4M3<112> {
+  __device__ __forceinline__ static void mma(float (&d)[56], uint64_t a, uint64_t b, int accumulate) {
+    asm volatile(
+        "{\n.reg .pred p;\nsetp.ne.b32 p, %58, 0;\n"
+        "wgmma.mma_async.sync.aligned.m64n112k32.f32.e4m3.e4m3 {"
+        "%0,%1,%2,%3,%4,%5,%6,%7,%8,%9,%10,%11,%12,%13,%14,%15,"
+        "%16,%17,%18,%19,%20,%21,%22,%23,%24,%25,%26,%27,%28,%29,%30,%31,"
+        "%32,%33,%34,%35,%36,%37,%38,%39,%40,%41,%42,%43,%44,%45,%46,%47,"
+        "%48,%49,%50,%51,%52,%53,%54,%55}, %56, %57, p, 1, 1;\n}\n"
+        : BLOCKFP8_TILED_R8(0), BLOCKFP8_TILED_R8(8), BLOCKFP8_TILED_R8(16), BLOCKFP8_TILED_R8(24), BLOCKFP8_TILED_R8(32), BLOCKFP8_TILED_R8(40), BLOCKFP8_TILED_R8(48)
+        : "l"(a), "l"(b), "r"(accumulate));
+  }
+};
+template <>
+struct WgmmaE4M3<144> {
+  __device__ __forceinline__ static void mma(float (&d)[72], uint64_t a, uint64_t b, int accumulate) {
+    asm volatile(
+        "{\n.reg .pred p;\nsetp.ne.b32 p, %74, 0;\n"
+        "wgmma.mma_async.sync.aligned.m64n144k32.f32.e4m3.e4m3 {"
+        "%0,%1,%2,%3,%4,%5,%6,%7,%8,%9,%10,%11,%12,%13,%14,%15,"
+        "%16,%17,%18,%19,%20,%21,%22,%23,%24,%25,%26,%27,%28,%29,%30,%31,"
+        "%32,%33,%34,%35,%36,%37,%38,%39,%40,%41,%42,%43,%44,%45,%46,%47,"
+        "%48,%49,%50,%51,%52,%53,%54,%55,%56,%57,%58,%59,%60,%61,%62,%63,"
+        "%64,%65,%66,%67,%68,%69,%70,%71}, %72, %73, p, 1, 1;\n}\n"
+        : BLOCKFP8_TILED_R8(0), BLOCKFP8_TILED_R8(8), BLOCKFP8_TILED_R8(16), BLOCKFP8_TILED_R8(24), BLOCKFP8_TILED_R8(32), BLOCKFP8_TILED_R8(40), BLOCKFP8_TILED_R8(48), BLOCKFP8_TILED_R8(56), BLOCKFP8_TILED_R8(64)
+        : "l"(a), "l"(b), "r"(accumulate));
+  }
+};
+template <>
+struct WgmmaE4M3<160> {
+  __device__ __forceinline__ static void mma(float (&d)[80], uint64_t a, uint64_t b, int accumulate) {
+    asm volatile(
+        "{\n.reg .pred p;\nsetp.ne.b32 p, %82, 0;\n"
+        "wgmma.mma_async.sync.aligned.m64n160k32.f32.e4m3.e4m3 {"
+        "%0,%1,%2,%3,%4,%5,%6,%7,%8,%9,%10,%11,%12,%13,%14,%15,"
+        "%16,%17,%18,%19,%20,%21,%22,%23,%24,%25,%26,%27,%28,%29,%30,%31,"
+        "%32,%33,%34,%35,%36,%37,%38,%39,%40,%41,%42,%43,%44,%45,%46,%47,"
+        "%48,%49,%50,%51,%52,%53,%54,%55,%56,%57,%58,%59,%60,%61,%62,%63,"
+        "%64,%65,%66,%67,%68,%69,%70,%71,%72,%73,%74,%75,%76,%77,%78,%79}, %80, %81, p, 1, 1;\n}\n"
+        : BLOCKFP8_TILED_R8(0), BLOCKFP8_TILED_R8(8), BLOCKFP8_TILED_R8(16), BLOCKFP8_TILED_R8(24), BLOCKFP8_TILED_R8(32), BLOCKFP8_TILED_R8(40), BLOCKFP8_TILED_R8(48), BLOCKFP8_TILED_R8(56), BLOCKFP8_TILED_R8(64), BLOCKFP8_TILED_R8(72)
+        : "l"(a), "l"(b), "r"(accumulate));
+  }
+};
+template <>
+struct WgmmaE4M3<176> {
+  __device__ __forceinline__ static void mma(float (&d)[88], uint64_t a, uint64_t b, int accumulate) {
+    asm volatile(
+        "{\n.reg .pred p;\nsetp.ne.b32 p, %90, 0;\n"
+        "wgmma.mma_async.sync.aligned.m64n176k32.f32.e4m3.e4m3 {"
+        "%0,%1,%2,%3,%4,%5,%6,%7,%8,%9,%10,%11,%12,%13,%14,%15,"
+        "%16,%17,%18,%19,%20,%21,%22,%23,%24,%25,%26,%27,%28,%29,%30,%31,"
+        "%32,%33,%34,%35,%36,%37,%38,%39,%40,%41,%42,%43,%44,%45,%46,%47,"
+        "%48,%49,%50,%51,%52,%53,%54,%55,%56,%57,%58,%59,%60,%61,%62,%63,"
+        "%64,%65,%66,%67,%68,%69,%70,%71,%72,%73,%74,%75,%76,%77,%78,%79,"
+        "%80,%81,%82,%83,%84,%85,%86,%87}, %88, %89, p, 1, 1;\n}\n"
+        : BLOCKFP8_TILED_R8(0), BLOCKFP8_TILED_R8(8), BLOCKFP8_TILED_R8(16), BLOCKFP8_TILED_R8(24), BLOCKFP8_TILED_R8(32), BLOCKFP8_TILED_R8(40), BLOCKFP8_TILED_R8(48), BLOCKFP8_TILED_R8(56), BLOCKFP8_TILED_R8(64), BLOCKFP8_TILED_R8(72), BLOCKFP8_TILED_R8(80)
+        : "l"(a), "l"(b), "r"(accumulate));
+  }
+};
+template <>
+struct WgmmaE4M3<192> {
+  __device__ __forceinline__ static void mma(float (&d)[96], uint64_t a, uint64_t b, int accumulate) {
+    asm volatile(
+        "{\n.reg .pred p;\nsetp.ne.b32 p, %98, 0;\n"
+        "wgmma.mma_async.sync.aligned.m64n192k32.f32.e4m3.e4m3 {"
+        "%0,%1,%2,%3,%4,%5,%6,%7,%8,%9,%10,%11,%12,%13,%14,%15,"
+        "%16,%17,%18,%19,%20,%21,%22,%23,%24,%25,%26,%27,%28,%29,%30,%31,"
+        "%32,%33,%34,%35,%36,%37,%38,%39,%40,%41,%42,%43,%44,%45,%46,%47,"
+        "%48,%49,%50,%51,%52,%53,%54,%55,%56,%57,%58,%59,%60,%61,%62,%63,"
+        "%64,%65,%66,%67,%68,%69,%70,%71,%72,%73,%74,%75,%76,%77,%78,%79,"
+        "%80,%81,%82,%83,%84,%85,%86,%87,%88,%89,%90,%91,%92,%93,%94,%95}, %96, %97, p, 1, 1;\n}\n"
+        : BLOCKFP8_TILED_R8(0), BLOCKFP8_TILED_R8(8), BLOCKFP8_TILED_R8(16), BLOCKFP8_TILED_R8(24), BLOCKFP8_TILED_R8(32), BLOCKFP8_TILED_R8(40), BLOCKFP8_TILED_R8(48), BLOCKFP8_TILED_R8(56), BLOCKFP8_TILED_R8(64), BLOCKFP8_TILED_R8(72), BLOCKFP8_TILED_R8(80), BLOCKFP8_TILED_R8(88)
+        : "l"(a), "l"(b), "r"(accumulate));
+  }
+};
+
+// Half-width instructions: the tiled kernel issues a weight tile as two wgmma groups of
+// weight_rows / 2 columns each, so that one half computes while the other is promoted.
+template <>
+struct WgmmaE4M3<40> {
+  __device__ __forceinline__ static void mma(float (&d)[20], uint64_t a, uint64_t b, int accumulate) {
+    asm volatile(
+        "{\n.reg .pred p;\nsetp.ne.b32 p, %22, 0;\n"
+        "wgmma.mma_async.sync.aligned.m64n40k32.f32.e4m3.e4m3 {"
+        "%0,%1,%2,%3,%4,%5,%6,%7,%8,%9,%10,%11,%12,%13,%14,%15,"
+        "%16,%17,%18,%19}, %20, %21, p, 1, 1;\n}\n"
+        : BLOCKFP8_TILED_R8(0), BLOCKFP8_TILED_R8(8), "+f"(d[16]), "+f"(d[17]), "+f"(d[18]), "+f"(d[19])
+        : "l"(a), "l"(b), "r"(accumulate));
+  }
+};
+template <>
+struct WgmmaE4M3<48> {
+  __device__ __forceinline__ static void mma(float (&d)[24], uint64_t a, uint64_t b, int accumulate) {
+    asm volatile(
+        "{\n.reg .pred p;\nsetp.ne.b32 p, %26, 0;\n"
+        "wgmma.mma_async.sync.aligned.m64n48k32.f32.e4m3.e4m3 {"
+        "%0,%1,%2,%3,%4,%5,%6,%7,%8,%9,%10,%11,%12,%13,%14,%15,"
+        "%16,%17,%18,%19,%20,%21,%22,%23}, %24, %25, p, 1, 1;\n}\n"
+        : BLOCKFP8_TILED_R8(0), BLOCKFP8_TILED_R8(8), BLOCKFP8_TILED_R8(16)
+        : "l"(a), "l"(b), "r"(accumulate));
+  }
+};
+template <>
+struct WgmmaE4M3<56> {
+  __device__ __forceinline__ static void mma(float (&d)[28], uint64_t a, uint64_t b, int accumulate) {
+    asm volatile(
+        "{\n.reg .pred p;\nsetp.ne.b32 p, %30, 0;\n"
+        "wgmma.mma_async.sync.aligned.m64n56k32.f32.e4m3.e4m3 {"
+        "%0,%1,%2,%3,%4,%5,%6,%7,%8,%9,%10,%11,%12,%13,%14,%15,"
+        "%16,%17,%18,%19,%20,%21,%22,%23,%24,%25,%26,%27}, %28, %29, p, 1, 1;\n}\n"
+        : BLOCKFP8_TILED_R8(0), BLOCKFP8_TILED_R8(8), BLOCKFP8_TILED_R8(16), "+f"(d[24]), "+f"(d[25]), "+f"(d[26]), "+f"(d[27])
+        : "l"(a), "l"(b), "r"(accumulate));
+  }
+};
+template <>
+struct WgmmaE4M3<72> {
+  __device__ __forceinline__ static void mma(float (&d)[36], uint64_t a, uint64_t b, int accumulate) {
+    asm volatile(
+        "{\n.reg .pred p;\nsetp.ne.b32 p, %38, 0;\n"
+        "wgmma.mma_async.sync.aligned.m64n72k32.f32.e4m3.e4m3 {"
+        "%0,%1,%2,%3,%4,%5,%6,%7,%8,%9,%10,%11,%12,%13,%14,%15,"
+        "%16,%17,%18,%19,%20,%21,%22,%23,%24,%25,%26,%27,%28,%29,%30,%31,"
+        "%32,%33,%34,%35}, %36, %37, p, 1, 1;\n}\n"
+        : BLOCKFP8_TILED_R8(0), BLOCKFP8_TILED_R8(8), BLOCKFP8_TILED_R8(16), BLOCKFP8_TILED_R8(24), "+f"(d[32]), "+f"(d[33]), "+f"(d[34]), "+f"(d[35])
+        : "l"(a), "l"(b), "r"(accumulate));
+  }
+};
+template <>
+struct WgmmaE4M3<88> {
+  __device__ __forceinline__ static void mma(float (&d)[44], uint64_t a, uint64_t b, int accumulate) {
+    asm volatile(
+        "{\n.reg .pred p;\nsetp.ne.b32 p, %46, 0;\n"
+        "wgmma.mma_async.sync.aligned.m64n88k32.f32.e4m3.e4m3 {"
+        "%0,%1,%2,%3,%4,%5,%6,%7,%8,%9,%10,%11,%12,%13,%14,%15,"
+        "%16,%17,%18,%19,%20,%21,%22,%23,%24,%25,%26,%27,%28,%29,%30,%31,"
+        "%32,%33,%34,%35,%36,%37,%38,%39,%40,%41,%42,%43}, %44, %45, p, 1, 1;\n}\n"
+        : BLOCKFP8_TILED_R8(0), BLOCKFP8_TILED_R8(8), BLOCKFP8_TILED_R8(16), BLOCKFP8_TILED_R8(24), BLOCKFP8_TILED_R8(32), "+f"(d[40]), "+f"(d[41]), "+f"(d[42]), "+f"(d[43])
+        : "l"(a), "l"(b), "r"(accumulate));
+  }
+};
+
+#undef BLOCKFP8_TILED_R8
 
 }  // namespace blockfp8::ptx

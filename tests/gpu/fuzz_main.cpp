@@ -157,12 +157,22 @@ FuzzCase make_case(uint64_t seed, uint64_t index, const blockfp8::detail::Device
     c.token_tile = tiles[r.range(0, 4)];
     c.split_k = int(r.range(1, std::min<int64_t>(d::kMaxSplitK, kb)));
     c.warpgroups = int(c.token_tile <= d::kSwapabMaxTokenTileFor2Warpgroups ? r.range(0, 2) : r.range(0, 1));
+    const int rows[] = {0, 16, 32, 64};
+    c.weight_rows = rows[r.range(0, 3)];
+    c.stage_kblocks = r.chance(0.5) ? 0 : int(r.range(1, std::min<int64_t>(8, d::swapab_kb_slice(kb, c.split_k))));
     if (r.chance(0.4)) {
+      if (c.stage_kblocks == 0) c.stage_kblocks = 1;  // the legal depths below depend on it
       const int w = c.warpgroups ? c.warpgroups : (c.token_tile <= d::kSwapabMaxTokenTileFor2Warpgroups ? 2 : 1);
       const int lo = d::swapab_min_stages(c.token_tile, w);
-      const int hi = std::min(d::swapab_max_stages(c.token_tile, d::swapab_kb_slice(kb, c.split_k), dev), lo + 4);
+      const int hi = std::min(d::swapab_max_stages(c.token_tile, c.weight_rows ? c.weight_rows : 64,
+                                                      c.stage_kblocks ? c.stage_kblocks : 1,
+                                                      d::swapab_kb_slice(kb, c.split_k), dev), lo + 4);
       c.stages = int(r.range(lo, std::max(lo, hi)));
     }
+    // A draw the dispatcher's rules refuse (a box too large for the ring next to a long K slice's
+    // scales) would test the refusal, not the kernel: fall back to the library's depth and boxes.
+    blockfp8_config_t probe = c;
+    if (d::check_config(probe, s.m, s.n, s.k, dev) != BLOCKFP8_SUCCESS) c.stage_kblocks = 0, c.stages = 0;
   }
   return fc;
 }

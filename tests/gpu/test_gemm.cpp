@@ -108,21 +108,24 @@ struct Variant {
 Variant auto_variant() { return {"auto", false, {}}; }
 
 Variant forced(int32_t kernel, int32_t token_tile = 0, int32_t split_k = 0, int32_t stages = 0,
-               int32_t warpgroups = 0) {
+               int32_t warpgroups = 0, int32_t weight_rows = 0) {
   blockfp8_config_t cfg{};
   cfg.kernel = kernel, cfg.token_tile = token_tile, cfg.split_k = split_k, cfg.stages = stages;
-  cfg.warpgroups = warpgroups;
+  cfg.warpgroups = warpgroups, cfg.weight_rows = weight_rows;
   return {blockfp8::config_name(cfg), true, cfg};
 }
 
 Variant simt() { return forced(BLOCKFP8_KERNEL_SIMT); }
 
-// Every token tile x split-K 1..4, each with the default number of math warpgroups and with one.
+// Every token tile x split-K 1..4: 64-row tiles with the default number of math warpgroups and with
+// one, and 16- and 32-row tiles (wgmma still computes 64 rows; the rest must never reach C).
 std::vector<Variant> all_swapab_configs() {
   std::vector<Variant> v;
   for (int tile : {8, 16, 32, 64, 128})
-    for (int split = 1; split <= 4; ++split)
+    for (int split = 1; split <= 4; ++split) {
       for (int warpgroups : {0, 1}) v.push_back(forced(BLOCKFP8_KERNEL_SWAPAB_SPLITK, tile, split, 0, warpgroups));
+      for (int rows : {16, 32}) v.push_back(forced(BLOCKFP8_KERNEL_SWAPAB_SPLITK, tile, split, 0, 0, rows));
+    }
   return v;
 }
 
@@ -380,6 +383,8 @@ TEST_F(GemmTest, ForcedSwapabConfigs) {
   variants.push_back(forced(BLOCKFP8_KERNEL_SWAPAB_SPLITK, 16, 1, 4));     // two warpgroups: 2 stages each
   variants.push_back(forced(BLOCKFP8_KERNEL_SWAPAB_SPLITK, 32, 1, 2, 1));  // one warpgroup, pipelined
   variants.push_back(forced(BLOCKFP8_KERNEL_SWAPAB_SPLITK, 128, 2, 2));
+  variants.push_back(forced(BLOCKFP8_KERNEL_SWAPAB_SPLITK, 128, 1, 1));         // one stage, not pipelined
+  variants.push_back(forced(BLOCKFP8_KERNEL_SWAPAB_SPLITK, 8, 3, 4, 2, 16));    // many tiles per cluster, shallow ring
   run_cases({with(33, 4097, 512, l), with(4, 7168, 7168, l), with(130, 100, 1024, l), with(1, 64, 512, l)}, variants);
 }
 

@@ -2,8 +2,11 @@
 // quantize_reference.cpp) over bf16 / fp16 / fp32 inputs, FP32 and UE8M0 scales, row- and
 // column-major scale layouts, padded rows and unaligned (scalar-path) tensors, on data with all-zero
 // rows and groups, values near the dtype's largest finite, denormals, all-negative groups and exact
-// e4m3 ties; every padding byte of X_q and every unused scale slot must stay untouched. Then end to
-// end: quantise random bf16 X, run blockfp8_gemm, compare with a float64 X·Wᵀ.
+// e4m3 ties; every padding byte of X_q and every unused scale slot must stay untouched. The division
+// by the scale (a reciprocal and two FMA corrections in the kernel) gets its own data: quotients a
+// hair from e4m3 rounding midpoints (where an fp32 quotient one ulp off changes the byte), scale
+// significands near 2, signed zeros, groups holding an infinity or a NaN. Then end to end: quantise
+// random bf16 X, run blockfp8_gemm, compare with a float64 X·Wᵀ.
 #include <cuda_runtime_api.h>
 #include <gtest/gtest.h>
 
@@ -118,6 +121,50 @@ void fill_x(std::vector<uint8_t>& x, int64_t m, int64_t k, int64_t ldx, blockfp8
   }
 }
 
+// Data aimed at the division x / s (fill_x's signature). Per group, one of:
+//   0, 1: next to e4m3 midpoints: amax (element 0) with a random, often all-ones-heavy significand,
+//         s = amax / 448 as the kernel computes it, every other element x = RN(s * mu) (+-1 ulp) for
+//         a random e4m3 midpoint mu, so x / s lands within an fp32 ulp or two of mu (exact for fp32
+//         inputs; bf16 / fp16 round x further, which still leaves ordinary values);
+//   2:    an infinity (s = inf: every finite x gives a signed zero, the inf gives NaN -> -448);
+//   3:    NaNs and signed zeros among ordinary values (fmaxf drops a NaN from amax).
+void fill_division(std::vector<uint8_t>& x, int64_t m, int64_t k, int64_t ldx, blockfp8_dtype_t t, uint64_t seed) {
+  for (int64_t r = 0; r < m; ++r)
+    for (int64_t c = k; c < ldx; ++c) put(x, r * ldx + c, t, dtype_max(t));
+  const float lo = t == BLOCKFP8_DTYPE_FP16 ? -10.0f : -30.0f, hi = t == BLOCKFP8_DTYPE_FP16 ? 15.0f : 30.0f;
+  uint64_t ctr = 0;
+  auto next = [&] { return random_u64(seed, ctr++); };
+  for (int64_t r = 0; r < m; ++r) {
+    for (int64_t kb = 0; kb < k / 128; ++kb) {
+      const int64_t base = r * ldx + kb * 128;
+      const int kind = int(next() % 4);
+      uint32_t mant = uint32_t(next() & 0x7fffff);
+      if (next() & 1) mant |= 0x7ff000u;  // significands near 2: the proof's thinnest margin
+      const int e = int(lo + (hi - lo) * random_unit(seed, ctr++));
+      const float amax = std::ldexp(float_from_bits(0x3f800000u | mant), e);
+      for (int i = 0; i < 128; ++i) {
+        const uint64_t h = next();
+        const float sgn = h & 1 ? -1.0f : 1.0f;
+        float v;
+        if (kind <= 1) {
+          const float s = amax / 448.0f;  // what the kernel divides by (fp32 scales)
+          const uint8_t code = uint8_t((h >> 8) % 0x7d);
+          const double mu = 0.5 * (double(e4m3_to_float(code)) + double(e4m3_to_float(uint8_t(code + 1))));
+          v = float(double(s) * mu);
+          if ((h >> 16) % 3 == 1) v = std::nextafter(v, 0.0f);
+          if ((h >> 16) % 3 == 2) v = std::nextafter(v, 2.0f * v);
+          v = i == 0 ? amax : v;
+        } else if (kind == 2) {
+          v = i == 5 ? INFINITY : float(random_unit(seed, h)) * amax;
+        } else {
+          v = (h >> 8) % 7 == 0 ? NAN : (h >> 8) % 7 == 1 ? 0.0f : float(random_unit(seed, h)) * amax;
+        }
+        put(x, base + i, t, sgn * v);
+      }
+    }
+  }
+}
+
 struct QCase {
   int64_t m, k;
   blockfp8_dtype_t dtype;
@@ -133,12 +180,14 @@ struct QCase {
   }
 };
 
-void run_case(const QCase& c, uint64_t seed) {
+using Filler = void (*)(std::vector<uint8_t>&, int64_t, int64_t, int64_t, blockfp8_dtype_t, uint64_t);
+
+void run_case(const QCase& c, uint64_t seed, Filler fill = fill_x) {
   SCOPED_TRACE(c.str());
   const int64_t kb = c.k / 128, ldx = c.k + c.ld_pad, ldq = c.k + c.ld_pad, eb = elem_bytes(c.dtype);
   std::vector<uint8_t> hx(size_t((c.m * ldx + c.x_offset) * eb));
   std::vector<uint8_t> body(size_t(c.m * ldx * eb));
-  fill_x(body, c.m, c.k, ldx, c.dtype, seed);
+  fill(body, c.m, c.k, ldx, c.dtype, seed);
   std::copy(body.begin(), body.end(), hx.begin() + c.x_offset * eb);
 
   const int64_t q_bytes = c.m * ldq + c.q_offset + 64;  // 64-byte guard after the last row
@@ -226,6 +275,23 @@ TEST(Quantize1x128, BitExactAgainstReference) {
           run_case(c, derive_seed(seed, ++salt));
           if (HasFatalFailure()) return;
         }
+}
+
+// The division's hard cases, through both kernel paths (vector and scalar) and both scale formats
+// (UE8M0 divides by a power of two, exactly: the same data must pass there too).
+TEST(Quantize1x128, DivisionHardCases) {
+  BF8T_REQUIRE_HOPPER();
+  const uint64_t seed = test_seed();
+  SCOPED_TRACE("seed " + std::to_string(seed));
+  uint64_t salt = 300;
+  for (auto t : {BLOCKFP8_DTYPE_FP32, BLOCKFP8_DTYPE_BF16, BLOCKFP8_DTYPE_FP16})
+    for (auto fmt : {BLOCKFP8_SCALE_FP32, BLOCKFP8_SCALE_UE8M0})
+      for (bool scalar : {false, true}) {
+        QCase c{257, 2048, t, fmt, false, 0, 0, 0};
+        if (scalar) c.ld_pad = 3, c.x_offset = 1, c.q_offset = 5;
+        run_case(c, derive_seed(seed, ++salt), fill_division);
+        if (HasFatalFailure()) return;
+      }
 }
 
 TEST(Quantize1x128, LargeProblem) {  // many CTAs, the shape of the bandwidth goal

@@ -54,6 +54,11 @@ const blockfp8_config_t kSimt = config(BLOCKFP8_KERNEL_SIMT);
 blockfp8_config_t swapab(int32_t tile, int32_t split, int32_t stages = 0, int32_t warpgroups = 0) {
   return config(BLOCKFP8_KERNEL_SWAPAB_SPLITK, tile, split, stages, warpgroups);
 }
+blockfp8_config_t rows(int32_t weight_rows) {
+  blockfp8_config_t c = swapab(8, 1);
+  c.weight_rows = weight_rows;
+  return c;
+}
 
 GemmSpec spec(int64_t m, int64_t n, int64_t k, blockfp8_dtype_t t = BLOCKFP8_DTYPE_BF16) {
   GemmSpec s;
@@ -209,8 +214,10 @@ TEST_F(ReliabilityTest, BadInputs) {
       {"warpgroups 3", kConfig, forced(swapab(16, 1, 0, 3))},
       {"warpgroups -1", kConfig, forced(swapab(16, 1, 0, -1))},
       {"2 warpgroups at token tile 128", kConfig, forced(swapab(128, 1, 0, 2))},
-      {"1 stage at token tile 128 (ring too small for the reduction)", kConfig, forced(swapab(128, 2, 1))},
-      {"33 stages", kConfig, forced(swapab(8, 1, 33))},
+      {"weight rows 48", kConfig, forced(rows(48))},
+      {"weight rows 128", kConfig, forced(rows(128))},
+      {"weight rows -16", kConfig, forced(rows(-16))},
+      {"49 stages", kConfig, forced(swapab(8, 1, 49))},
       {"2 stages for 2 pipelined warpgroups (would deadlock)", kConfig, forced(swapab(16, 1, 2, 2))},
       {"stages -1", kConfig, forced(swapab(8, 1, -1))},
       {"kernel 99", kConfig, forced(config(99))},

@@ -141,3 +141,118 @@ def test_main_without_gpu_exits_cleanly():
                        capture_output=True, text=True, env=env, timeout=120)
     assert p.returncode == 2
     assert "no CUDA device" in p.stderr and "Traceback" not in p.stderr
+
+
+def test_parse_args_floor_gb():
+    assert bench.parse_args([]).floor_gb == 0.0
+    assert bench.parse_args(["--floor-gb", "1"]).floor_gb == 1.0
+
+
+# ---------------------------------------------------------------------------------------------
+# The torch peer: cuBLASLt's DeepSeek-recipe layouts (torch 2.11, sm_90)
+# ---------------------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("m,n,k", [(16, 256, 256), (1, 2112, 7168), (5, 576, 384), (4, 128, 512)])
+def test_torch_scale_layouts(m, n, k):
+    import torch
+    kb, nb = k // 128, -(-n // 128)
+    g = torch.Generator().manual_seed(m + n + k)
+    a = torch.randn(m, k, generator=g).to(torch.float8_e4m3fn)
+    a_s, b_s = torch.rand(m, kb, generator=g) + 0.5, torch.rand(nb, kb, generator=g) + 0.5
+    a_p, sa, sb = bench.torch_scale_layouts(a, a_s, b_s)
+    mp, kb4 = -(-m // 4) * 4, -(-kb // 4) * 4
+    # a zero-padded to a multiple of 4 rows; scale_a [Mp, K/128] M-major, padded rows zero
+    assert a_p.shape == (mp, k) and torch.equal(a_p[:m].view(torch.uint8), a.view(torch.uint8))
+    assert not a_p[m:].view(torch.uint8).any()
+    assert sa.shape == (mp, kb) and (sa.stride() == (1, mp) or kb == 1)
+    assert torch.equal(sa[:m], a_s) and not sa[m:].any()
+    # scale_b [L4, N/128] K-major with leading dimension L4: block (j, kb) at j * L4 + kb
+    assert sb.shape == (kb4, nb) and sb.stride() == (1, kb4)
+    flat = sb.t().contiguous().view(-1)
+    for j in range(nb):
+        assert torch.equal(flat[j * kb4: j * kb4 + kb], b_s[j]) and not flat[j * kb4 + kb: (j + 1) * kb4].any()
+
+
+@pytest.mark.parametrize("m,n,k", [(16, 256, 256), (1, 2048, 7168), (5, 256, 1536), (8, 384, 384)])
+def test_torch_variants_pass_torchs_own_shape_checks(m, n, k):
+    # torch's meta functions check the DeepSeek-recipe contract (shapes and strides) without a GPU.
+    # N is a multiple of 128 here: torch 2.11's meta for scaled_mm wants N // 128 scale columns where
+    # the CUDA kernel (rightly) wants ceil(N / 128); only the CUDA one runs in the bench.
+    import torch
+    kb, nb = k // 128, -(-n // 128)
+    a = torch.empty(m, k, dtype=torch.float8_e4m3fn, device="meta")
+    b = torch.empty(n, k, dtype=torch.float8_e4m3fn, device="meta")
+    variants = bench._torch_variants(a, torch.empty(m, kb, device="meta"), b, torch.empty(nb, kb, device="meta"))
+    labels = [label for label, _ in variants]
+    assert labels[0].startswith("F.scaled_mm_1x128_128x128") and len(labels) == 2
+    assert ("_mpad" in labels[0]) == (m % 4 != 0)
+    c = variants[0][1]()
+    assert c.shape == (m, n) and c.dtype == torch.bfloat16
+    if kb % 4 == 0:
+        assert variants[1][1]().shape == (m, n)
+    else:  # refused, with the reason, instead of run with scales cuBLASLt would misread
+        with pytest.raises(RuntimeError, match=r"K/128 % 4 == 0"):
+            variants[1][1]()
+
+
+def test_format_floor_gb():
+    rows = [{"config": "triton_a", "cold_us": 250.0, "bytes": 10 ** 9},
+            {"config": "triton_b", "cold_us": 230.0, "bytes": 10 ** 9},
+            {"config": "triton_c", "error": "RuntimeError: no"}]
+    t = bench.format_floor_gb(rows, 1.0).splitlines()
+    assert t[0] == "floor on one 1 GB buffer" and t[2] == "| floor variant | µs | TB/s |"
+    assert t[4] == "| triton_a | 250.0 | 4.000 |" and t[5] == "| triton_b (best) | 230.0 | 4.348 |"
+    assert "error: RuntimeError" in t[6]
+
+
+# ---------------------------------------------------------------------------------------------
+# The floor: a Triton kernel where triton imports, the torch reductions where it does not
+# ---------------------------------------------------------------------------------------------
+
+def _runner_stub():
+    import torch
+    r = bench.Runner.__new__(bench.Runner)   # no GPU: only what floor_forms() reads
+    r.torch, r.dev, r.info, r._floor_forms = torch, torch.device("cpu"), {"sm_count": 4}, None
+    return r
+
+
+def test_floor_forms_fall_back_to_torch_without_triton(monkeypatch):
+    import torch
+    monkeypatch.setitem(sys.modules, "blockfp8._floor_triton", None)   # import -> ImportError
+    forms, note = _runner_stub().floor_forms()
+    assert list(forms) == ["torch_sum_i64", "torch_amax_i32", "torch_sum_f32"]
+    assert note.startswith("torch-only yardstick (no triton floor: ") and "Error" in note
+    w = torch.arange(256, dtype=torch.uint8)
+    assert forms["torch_sum_i64"](w).item() == w.view(torch.int64).sum().item()
+
+
+def test_floor_forms_use_triton_when_it_imports():
+    pytest.importorskip("triton")
+    from blockfp8 import _floor_triton as ft
+    forms, note = _runner_stub().floor_forms()
+    assert list(forms) == [ft.label(c) for c in ft.CONFIGS] and note.startswith("triton streaming read")
+
+
+def test_triton_floor_compiles_to_16_byte_loads():
+    # Compiled for sm_90 on the host (triton ships ptxas): every global load must be a 16-byte .v4,
+    # and ptxas must accept the modifiers (it refuses .cg combined with an evict_first hint).
+    triton = pytest.importorskip("triton")
+    import re
+    try:
+        from triton.backends.compiler import GPUTarget
+    except ImportError:
+        pytest.skip("this triton has no GPUTarget")
+    from blockfp8 import _floor_triton as ft
+    for block, warps, _ in ft.CONFIGS:
+        src = triton.compiler.ASTSource(
+            fn=ft._stream_read, signature={"src": "*i32", "sink": "*i32", "n_words": "i32"},
+            constexprs={"BLOCK": block}, attrs={(0,): [["tt.divisibility", 16]], (2,): [["tt.divisibility", 16]]})
+        try:
+            kernel = triton.compile(src, target=GPUTarget("cuda", 90, 32), options={"num_warps": warps})
+        except Exception as e:  # noqa: BLE001
+            if "ptxas" in str(e) and "error" not in str(e).lower():
+                pytest.skip(f"no ptxas here: {e}")
+            raise
+        loads = re.findall(r"ld\.global\S*", kernel.asm["ptx"])
+        assert loads and set(loads) == {"ld.global.cg.v4.b32"}, (block, warps, set(loads))
+        assert len(loads) == block // (32 * warps * 4)  # every word of a tile in one pass of .v4 loads

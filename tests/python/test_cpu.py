@@ -69,7 +69,7 @@ def test_status_table_matches_header():
                       "BLOCKFP8_DTYPE_FP32": _lib.DTYPE_FP32}
     kernels = _header_enum("blockfp8_kernel")
     assert kernels == {"BLOCKFP8_KERNEL_AUTO": _lib.KERNEL_AUTO, "BLOCKFP8_KERNEL_SWAPAB_SPLITK": _lib.KERNEL_SWAPAB_SPLITK,
-                       "BLOCKFP8_KERNEL_SIMT": _lib.KERNEL_SIMT}
+                       "BLOCKFP8_KERNEL_SIMT": _lib.KERNEL_SIMT, "BLOCKFP8_KERNEL_TILED": _lib.KERNEL_TILED}
 
 
 def test_config_struct_matches_header():
@@ -137,6 +137,7 @@ def no_c_call(monkeypatch):
     def fail():
         raise AssertionError("the C library was called although Python should have refused the call")
     monkeypatch.setattr(_lib, "lib", fail)
+    monkeypatch.setattr(ops, "_gemm_c", None)  # the eager path's cached binding: rebound through lib()
 
 
 def _cpu():

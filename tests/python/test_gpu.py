@@ -207,26 +207,109 @@ def test_torch_compile_reduce_overhead():
     assert torch.equal(got, expect)
 
 
-@requires_hopper
-@pytest.mark.skipif(torch.cuda.device_count() < 2, reason="needs a second CUDA device")
+def _two_hoppers():
+    return torch.cuda.device_count() >= 2 and all(torch.cuda.get_device_capability(i) == (9, 0) for i in (0, 1))
+
+
+requires_two_hoppers = pytest.mark.skipif(
+    not _two_hoppers(), reason="needs two compute capability 9.0 CUDA devices (torch.cuda.device_count() >= 2)")
+
+
+@requires_two_hoppers
 def test_second_device_with_cuda0_current():
+    # Tensors on cuda:1 while cuda:0 is current: the call must run on cuda:1 (under a device guard),
+    # restore cuda:0, and match a float64 reference computed on cuda:1.
     torch.cuda.set_device(0)
     a, a_scale, b, b_scale = random_inputs(5, 2112, 7168, "cuda:1", seed=10)
+    ref = reference(a, a_scale, b, b_scale)
+    assert ref.device == torch.device("cuda:1")
     c = blockfp8.gemm(a, a_scale, b, b_scale)
     assert torch.cuda.current_device() == 0, "the device guard must restore the current device"
     assert c.device == torch.device("cuda:1")
     torch.cuda.synchronize(1)
-    assert rel_err(c, reference(a, a_scale, b, b_scale)) <= TOL
+    assert rel_err(c, ref) <= TOL
     out = _poisoned(5, 2112, torch.float32, device="cuda:1")
     blockfp8.gemm(a, a_scale, b, b_scale, out=out)
     torch.cuda.synchronize(1)
     assert torch.cuda.current_device() == 0
-    assert not out.isnan().any() and rel_err(out, reference(a, a_scale, b, b_scale)) <= TOL
-    # tensors split over two GPUs
-    with pytest.raises(ValueError, match="b_scale"):
-        blockfp8.gemm(a, a_scale, b, b_scale.to("cuda:0"))
-    with pytest.raises(ValueError, match="out"):
-        blockfp8.gemm(a, a_scale, b, b_scale, out=torch.empty(5, 2112, dtype=torch.bfloat16, device="cuda:0"))
+    assert not out.isnan().any() and rel_err(out, ref) <= TOL
+
+
+@requires_two_hoppers
+def test_second_device_runs_on_its_current_stream():
+    # cuda:0 current, cuda:1's current stream a side stream held up by a sleep: the GEMM must be
+    # queued on that stream (cuda:1's, not cuda:0's and not cuda:1's default), without a sync.
+    m, n, k = 4, 2112, 7168
+    torch.cuda.set_device(0)
+    a, a_scale, b, b_scale = random_inputs(m, n, k, "cuda:1", seed=12)
+    blockfp8.gemm(a, a_scale, b, b_scale)  # warm-up (module load) outside the timed part
+    out = _poisoned(m, n, torch.bfloat16, device="cuda:1")
+    torch.cuda.synchronize(1)
+    s1 = torch.cuda.Stream(device=1)
+    with torch.cuda.stream(s1):        # makes cuda:1 current with s1 as its stream
+        torch.cuda._sleep(int(2e8))    # ~0.1 s of GPU time on s1
+        torch.cuda.set_device(0)       # cuda:0 current again; cuda:1's current stream stays s1
+        t0 = time.perf_counter()
+        blockfp8.gemm(a, a_scale, b, b_scale, out=out)
+        host_s = time.perf_counter() - t0
+        assert torch.cuda.current_device() == 0
+    assert host_s < 0.05, f"the call blocked for {host_s * 1e3:.1f} ms: it must not synchronise"
+    early = out.to("cpu")              # cuda:1's default stream: does not wait for s1
+    s1.synchronize()
+    assert early.isnan().all(), "the GEMM did not run on cuda:1's current stream"
+    assert rel_err(out, reference(a, a_scale, b, b_scale)) <= TOL
+
+
+@requires_two_hoppers
+@pytest.mark.parametrize("moved", ["a", "a_scale", "b", "b_scale", "out"])
+def test_tensors_split_over_two_devices_name_the_argument(moved):
+    a, a_scale, b, b_scale = random_inputs(5, 2112, 7168, "cuda:1", seed=13)
+    args = dict(a=a, a_scale=a_scale, b=b, b_scale=b_scale,
+                out=torch.empty(5, 2112, dtype=torch.bfloat16, device="cuda:1"))
+    args[moved] = args[moved].to("cuda:0")
+    # The message names a's device and the first argument that differs from it.
+    odd = "a is on cuda:0, a_scale on cuda:1" if moved == "a" else f"a is on cuda:1, {moved} on cuda:0"
+    pattern = "all tensors must be on one CUDA device; " + odd
+    for dev in (0, 1):  # whichever device is current
+        torch.cuda.set_device(dev)
+        with pytest.raises(ValueError, match=pattern):
+            blockfp8.gemm(**args)
+        kwargs = {key: v for key, v in args.items() if key != "out"}
+        if moved != "out":
+            with pytest.raises(ValueError, match=pattern):
+                blockfp8.gemm(**kwargs)
+    torch.cuda.set_device(0)
+
+
+@requires_two_hoppers
+def test_cuda_graph_captured_on_second_device():
+    m, n, k = 8, 2112, 7168
+    torch.cuda.set_device(0)
+    a, a_scale, b, b_scale = random_inputs(m, n, k, "cuda:1", seed=14)
+    out = torch.empty(m, n, dtype=torch.bfloat16, device="cuda:1")
+    with torch.cuda.device(1):
+        s = torch.cuda.Stream()
+        s.wait_stream(torch.cuda.current_stream())
+        with torch.cuda.stream(s):  # warm-up outside capture
+            blockfp8.gemm(a, a_scale, b, b_scale)
+            blockfp8.gemm(a, a_scale, b, b_scale, out=out)
+        torch.cuda.current_stream().wait_stream(s)
+        g = torch.cuda.CUDAGraph()
+        with torch.cuda.graph(g):
+            c = blockfp8.gemm(a, a_scale, b, b_scale)
+            blockfp8.gemm(a, a_scale, b, b_scale, out=out)
+    assert torch.cuda.current_device() == 0 and c.device == torch.device("cuda:1")
+    for seed in (15, 16):
+        a2, as2, b2, bs2 = random_inputs(m, n, k, "cuda:1", seed=seed)
+        for dst, src in ((a, a2), (a_scale, as2), (b, b2), (b_scale, bs2)):
+            dst.copy_(src)
+        c.fill_(float("nan"))
+        out.fill_(float("nan"))
+        g.replay()                   # replayed while cuda:0 is current
+        torch.cuda.synchronize(1)
+        ref = reference(a, a_scale, b, b_scale)
+        assert rel_err(c, ref) <= TOL and torch.equal(c, out)
+        assert torch.equal(c, blockfp8.gemm(a, a_scale, b, b_scale))
 
 
 def test_mixed_cpu_cuda_refused():
@@ -301,9 +384,13 @@ def test_host_overhead():
     fast_gemm = _lib.lib().fast_gemm
     c_us = per_call_us(lambda: fast_gemm(*c_args))
     alloc_us = per_call_us(lambda: a.new_empty(1, 2112, dtype=torch.bfloat16))
+    dev = a.device
+    alloc2_us = per_call_us(lambda: torch.empty(1, 2112, dtype=torch.bfloat16, device=dev))
     check_us = per_call_us(lambda: ops._check_shapes(a, a_scale, b, b_scale, "f"))
     print(f"\nhost us/call: x.view {view_us:.2f} | x.add_ (kernel launch) {add_us:.2f} | "
           f"blockfp8.gemm {gemm_us:.2f} | gemm(out=) {gemm_out_us:.2f} | torch.ops.blockfp8.gemm {op_us:.2f}"
-          f"\n  parts: ctypes+C call {c_us:.2f} | output alloc+free {alloc_us:.2f} | _check_shapes {check_us:.2f}")
+          f"\n  parts: ctypes+C call {c_us:.2f} | output alloc+free: new_empty {alloc_us:.2f}, "
+          f"torch.empty(device=) {alloc2_us:.2f} | checked path's _check_shapes {check_us:.2f} | "
+          f"python side of gemm(out=) {gemm_out_us - c_us:.2f}")
     assert gemm_us <= limit, f"blockfp8.gemm host overhead {gemm_us:.2f} us > {limit} us"
     assert gemm_out_us <= limit

@@ -147,10 +147,10 @@ TEST(ConfigName, ExamplesAndSnprintfContract) {
   swapab.kernel = BLOCKFP8_KERNEL_SWAPAB_SPLITK, swapab.token_tile = 16, swapab.split_k = 4;
   swapab.warpgroups = 2, swapab.stages = 14;
   simt.kernel = BLOCKFP8_KERNEL_SIMT;
-  EXPECT_EQ(blockfp8::config_name(swapab), "swapab_r0_t16_s4_w2_p14");
+  EXPECT_EQ(blockfp8::config_name(swapab), "swapab_r0_t16_s4_w2_k0_p14");
   EXPECT_EQ(blockfp8::config_name(simt), "simt");
   char buf[4];
-  EXPECT_EQ(blockfp8_config_name(&swapab, buf, sizeof buf), int(std::strlen("swapab_r0_t16_s4_w2_p14")));
+  EXPECT_EQ(blockfp8_config_name(&swapab, buf, sizeof buf), int(std::strlen("swapab_r0_t16_s4_w2_k0_p14")));
   EXPECT_STREQ(buf, "swa");  // truncated and terminated
   EXPECT_EQ(blockfp8_config_name(&simt, nullptr, 0), 4);
 }

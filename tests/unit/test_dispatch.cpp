@@ -1,6 +1,8 @@
 // The dispatcher's rules, on a described device (no GPU needed).
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
 #include "dispatch.h"
 
 using namespace blockfp8::detail;
@@ -21,19 +23,37 @@ TEST(Dispatch, TokenTileIsTheSmallestThatHoldsM) {
   EXPECT_EQ(choose_config(4096, 2112, 7168, d).token_tile, 128);
 }
 
-TEST(Dispatch, SplitFillsTheMachineInOneWave) {
+TEST(Dispatch, PrimaryShapeGetsTheMeasuredBest) {
   const DeviceInfo d = h200();
-  // 2112 rows = 33 tiles: 33 clusters of 4 would not fit at once (32 do), 33 of 3 do.
-  const blockfp8_config_t c = choose_config(4, 2112, 7168, d);
-  EXPECT_EQ(c.kernel, BLOCKFP8_KERNEL_SWAPAB_SPLITK);
-  EXPECT_EQ(c.split_k, 3);
-  // 576 tiles already fill the machine several times over: at most a split that evens the tail.
-  EXPECT_LE(choose_config(4, 36864, 7168, d).split_k, 2);
-  // Few tiles and a long K: the deepest split.
-  EXPECT_EQ(choose_config(1, 576, 7168, d).split_k, 8);
+  // bench/results (2026-11-29, forced paths at N=2112, K=7168, M=1): 64-row tiles split 3 (99 CTAs,
+  // 19 k-blocks each) 8.5 us; 32-row split 2 (132 CTAs, 28) 9.7 us; 16-row unsplit (132, 56) 13.5 us;
+  // 64-row split 6 (two rounds of 22 clusters) 12.4 us. The math of a k-block, not its bytes, sets
+  // the pace of short tiles, so fewer, fuller k-blocks win.
+  for (int64_t m : {1, 4, 8}) {
+    const blockfp8_config_t c = choose_config(m, 2112, 7168, d);
+    EXPECT_EQ(c.kernel, BLOCKFP8_KERNEL_SWAPAB_SPLITK);
+    EXPECT_EQ(c.weight_rows, 64) << m;
+    EXPECT_EQ(c.split_k, 3) << m;
+  }
+  // Small weights: every chosen config runs in a single round of clusters.
+  for (int64_t n : {576, 2112}) {
+    const blockfp8_config_t s = choose_config(1, n, 7168, d);
+    const int64_t tiles = (n + s.weight_rows - 1) / s.weight_rows;
+    EXPECT_LE(tiles, d.max_clusters[s.split_k]) << n;
+  }
   // Never more splits than k-blocks.
   EXPECT_EQ(choose_config(1, 64, 128, d).split_k, 1);
   EXPECT_LE(choose_config(1, 64, 256, d).split_k, 2);
+}
+
+TEST(Dispatch, CostModelRanksTheMeasuredCases) {
+  const DeviceInfo d = h200();
+  // Measured at 2ed7975 (1 tile per CTA, 64 rows): split 3 (one wave) beat split 4 (two waves).
+  EXPECT_LT(swapab_cost_ns(1, 2112, 7168, 8, 64, 3, d), swapab_cost_ns(1, 2112, 7168, 8, 64, 4, d));
+  // The weight at HBM speed is a floor no configuration beats.
+  const double hbm = 2112.0 * 7168.0 / d.hbm_bytes_per_ns;
+  for (int rows : kSwapabWeightRows)
+    for (int s = 1; s <= kMaxSplitK; ++s) EXPECT_GE(swapab_cost_ns(1, 2112, 7168, 8, rows, s, d), hbm);
 }
 
 TEST(Dispatch, ChosenConfigsAreValidEverywhere) {
@@ -43,11 +63,18 @@ TEST(Dispatch, ChosenConfigsAreValidEverywhere) {
       for (int64_t k : {128, 512, 7168, 16384}) {
         blockfp8_config_t c = choose_config(m, n, k, d);
         ASSERT_EQ(check_config(c, m, n, k, d), BLOCKFP8_SUCCESS) << m << " " << n << " " << k;
+        // Small M goes to the decode kernel, large M to the tiled one (its rules: test_dispatch_tiled.cpp).
+        EXPECT_EQ(c.kernel, m <= kSwapabMaxM ? BLOCKFP8_KERNEL_SWAPAB_SPLITK : BLOCKFP8_KERNEL_TILED);
+        if (c.kernel != BLOCKFP8_KERNEL_SWAPAB_SPLITK) continue;
         EXPECT_GE(c.stages, swapab_min_stages(c.token_tile, c.warpgroups));
-        EXPECT_LE(swapab_smem_bytes(c.token_tile, c.stages, swapab_kb_slice(k / 128, c.split_k)),
+        const int slice = swapab_kb_slice(k / 128, c.split_k);
+        EXPECT_LE(swapab_smem_bytes(c.token_tile, c.weight_rows, c.stage_kblocks, c.stages, slice),
                   d.smem_per_block_optin);
-        // The ring never exceeds the slice it streams (unless the reduction buffer needs it).
-        EXPECT_TRUE(c.stages <= swapab_kb_slice(k / 128, c.split_k) ||
+        EXPECT_GE(c.stage_kblocks, 1);
+        EXPECT_LE(c.stage_kblocks, std::min(slice, kSwapabMaxStageKBlocks));
+        // The ring holds at most one and a half K slices (the current tile's and the next one's start).
+        const int per_slice = (slice + c.stage_kblocks - 1) / c.stage_kblocks;
+        EXPECT_TRUE(c.stages <= per_slice + per_slice / 2 ||
                     c.stages == swapab_min_stages(c.token_tile, c.warpgroups));
       }
 }
@@ -57,8 +84,8 @@ TEST(Dispatch, StageRingBounds) {
   // Two pipelined warpgroups each hold two stages: fewer would deadlock.
   EXPECT_EQ(swapab_min_stages(16, 2), 4);
   EXPECT_EQ(swapab_min_stages(32, 1), 2);
-  // The widest tile is not pipelined but its reduction buffer needs two stages.
-  EXPECT_EQ(swapab_min_stages(128, 1), 2);
+  // The widest tile is not pipelined: one stage at a time (slow, but it cannot deadlock).
+  EXPECT_EQ(swapab_min_stages(128, 1), 1);
   blockfp8_config_t c{BLOCKFP8_KERNEL_SWAPAB_SPLITK, 16, 1, 2, 2};
   EXPECT_EQ(check_config(c, 4, 2112, 7168, d), BLOCKFP8_ERROR_INVALID_CONFIG);
   c.stages = 4;
@@ -78,6 +105,13 @@ TEST(Dispatch, ForcedConfigRules) {
   EXPECT_EQ(status({BLOCKFP8_KERNEL_SWAPAB_SPLITK, 8, 0, 0, 0}), BLOCKFP8_ERROR_INVALID_CONFIG);   // split < 1
   EXPECT_EQ(status({BLOCKFP8_KERNEL_SWAPAB_SPLITK, 128, 1, 0, 2}), BLOCKFP8_ERROR_INVALID_CONFIG); // 2 wg at 128
   EXPECT_EQ(status({BLOCKFP8_KERNEL_SWAPAB_SPLITK, 8, 1, 0, 3}), BLOCKFP8_ERROR_INVALID_CONFIG);   // 3 wg
+  EXPECT_EQ(status({BLOCKFP8_KERNEL_SWAPAB_SPLITK, 8, 1, 0, 0, 48}), BLOCKFP8_ERROR_INVALID_CONFIG);  // rows
+  EXPECT_EQ(status({BLOCKFP8_KERNEL_SWAPAB_SPLITK, 8, 1, 0, 0, 128}), BLOCKFP8_ERROR_INVALID_CONFIG);
+  EXPECT_EQ(status({BLOCKFP8_KERNEL_SWAPAB_SPLITK, 8, 1, 0, 0, 8}), BLOCKFP8_ERROR_INVALID_CONFIG);
+  EXPECT_EQ(status({BLOCKFP8_KERNEL_SWAPAB_SPLITK, 8, 1, 0, 0, 16}), BLOCKFP8_SUCCESS);
+  EXPECT_EQ(status({BLOCKFP8_KERNEL_SWAPAB_SPLITK, 8, 1, 0, 0, 16, 17}), BLOCKFP8_ERROR_INVALID_CONFIG);  // kblocks
+  EXPECT_EQ(status({BLOCKFP8_KERNEL_SWAPAB_SPLITK, 8, 1, 0, 0, 16, -1}), BLOCKFP8_ERROR_INVALID_CONFIG);
+  EXPECT_EQ(status({BLOCKFP8_KERNEL_SWAPAB_SPLITK, 8, 1, 0, 0, 16, 16}), BLOCKFP8_SUCCESS);
   EXPECT_EQ(status({99, 0, 0, 0, 0}), BLOCKFP8_ERROR_INVALID_CONFIG);
   EXPECT_EQ(status({BLOCKFP8_KERNEL_SIMT, 5, 5, 5, 5}), BLOCKFP8_SUCCESS);
   // A split the device cannot place as a cluster is refused.
@@ -88,7 +122,7 @@ TEST(Dispatch, ForcedConfigRules) {
 }
 
 TEST(Dispatch, AnyNIsTiledWithoutPadding) {
-  // The grid covers ceil(N / 64) tiles; nothing requires N % 64 or N % 128.
+  // Tiles cover ceil(N / weight_rows) rows; nothing requires N % 64 or N % 128.
   const DeviceInfo d = h200();
   for (int64_t n : {1, 7, 63, 65, 2112, 4097}) {
     blockfp8_config_t c = choose_config(1, n, 7168, d);

@@ -1,0 +1,53 @@
+// The rules of the tiled (prefill) kernel: which weight-row tiles it has, how much shared memory a
+// configuration needs, whether a forced configuration can run, and the choice for (M, N, K).
+// Host-only and free of CUDA calls, like dispatch.h (tests/unit/test_dispatch_tiled.cpp).
+#pragma once
+
+#include <cstdint>
+
+#include "blockfp8/blockfp8.h"
+#include "dispatch.h"
+
+namespace blockfp8::detail {
+
+constexpr int kTiledTokenTile = 128;  // tokens per tile: two math warpgroups of 64 (wgmma M)
+constexpr int kTiledWarpgroups = 2;
+// Weight rows per tile (wgmma N). Each math thread holds two fp32 sets of weight_rows / 2
+// accumulators (the running sum and the k-block's partial), so 192 is the widest that fits the
+// 232 registers a math thread gets.
+constexpr int kTiledWeightRows[] = {64, 80, 96, 112, 128, 144, 160, 176, 192};
+constexpr int kTiledMinWeightRows = 64;
+constexpr int kTiledMaxWeightRows = 192;
+constexpr int kTiledMinStages = 2;
+constexpr int kTiledMaxStages = 8;
+// Tiles walk M fastest inside groups of this many 128-token rows, so the CTAs of one wave share
+// a few weight tiles and a few activation tiles in L2.
+constexpr int kTiledGroupM = 8;
+
+// One pipeline stage: the 128-token A tile and the weight tile (128 bytes of K each), then the
+// stage's scales (128 a_scales, 4 b_scale slots), then its full and empty mbarriers.
+int tiled_stage_bytes(int weight_rows);
+constexpr int kTiledScaleBytes = (kTiledTokenTile + 4) * 4;
+// The bf16 / fp16 output tile staged for the TMA store: 128 x weight_rows x 2 bytes.
+int tiled_out_bytes(int weight_rows);
+// The whole CTA: 1024 bytes of alignment slack, the ring, the scales, the barriers, the output tile.
+int tiled_smem_bytes(int weight_rows, int stages);
+// Deepest ring that fits the device (0 if none does).
+int tiled_max_stages(int weight_rows, const DeviceInfo& dev);
+bool tiled_weight_rows_supported(int weight_rows);
+
+// Relative time of the whole problem with weight_rows-wide tiles on dev: every SM runs
+// ceil(tiles / sm_count) tiles (the busiest one sets the time), and a tile costs its width plus a
+// fixed share (the A tile it loads, pipeline fill, epilogue). Exposed for tests and the benchmark.
+double tiled_cost(int64_t m, int64_t n, int weight_rows, const DeviceInfo& dev);
+
+// Validates a (possibly forced) TILED configuration and fills its defaults: 0 in token_tile,
+// split_k, warpgroups, weight_rows or stages means "the default"; anything else must be what the
+// kernel runs (token_tile 128, split_k 1, warpgroups 2, a supported weight_rows, a ring that fits).
+blockfp8_status_t check_tiled_config(blockfp8_config_t& cfg, int64_t m, int64_t n, int64_t k, const DeviceInfo& dev);
+
+// The best TILED configuration for (m, n, k): weight_rows that minimises tiled_cost (never padding
+// N up to a multiple of 128), and the deepest ring that fits.
+blockfp8_config_t choose_tiled_config(int64_t m, int64_t n, int64_t k, const DeviceInfo& dev);
+
+}  // namespace blockfp8::detail

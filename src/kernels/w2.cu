@@ -1,0 +1,528 @@
+// Prefill kernel (large M): 128-token x weight_rows output tiles at tensor-core speed.
+//
+// With hundreds of tokens the GEMM is compute-bound, so the tokens go on wgmma's M side (a 128-token
+// tile is two math warpgroups of 64 rows) and weight rows on its N side (weight_rows = 64..192, a
+// multiple of 16 chosen so that N splits into tiles that fill the SMs evenly; 2112 = 11 x 192).
+//
+// CTA = 2 math warpgroups (wgmma, per-k-block scale promotion, epilogue) + 1 producer warpgroup of
+// which one warp issues the TMA loads of A, B and the scales into a ring of `stages` stages guarded
+// by full/empty mbarriers; setmaxnreg moves the producer's registers to the math warpgroups.
+// CTAs are persistent: each walks tiles blockIdx.x, blockIdx.x + gridDim.x, ... in a grouped order
+// (M fastest within groups of kTiledGroupM token rows) so that one wave shares its weight and
+// activation tiles in L2, and the producer streams the next tile while the math warpgroups run the
+// current epilogue. No split-K: every output is one CTA's fixed-order sum, bitwise deterministic.
+#include <cuda.h>
+#include <cudaTypedefs.h>
+#include <cuda_bf16.h>
+#include <cuda_fp16.h>
+
+#include <algorithm>
+#include <atomic>
+
+#include "device_info.h"
+#include "dispatch_tiled.h"
+#include "kernels/launch.h"
+#include "kernels/ptx.cuh"
+#include "kernels/store_out.cuh"
+
+namespace blockfp8::detail {
+namespace {
+
+constexpr int kTokens = kTiledTokenTile;  // tokens per tile (wgmma M of both math warpgroups)
+constexpr int kKBlockBytes = 128;         // one 128-wide k-block of fp8 = one 128-byte swizzle row
+constexpr int kMathThreads = 128 * kTiledWarpgroups;
+constexpr int kThreads = kMathThreads + 128;  // + the producer warpgroup
+// 128 x 40 + 256 x 232 = 64512 registers: what a 384-thread CTA is given at 168 per thread.
+constexpr int kProducerRegs = 40;
+constexpr int kMathRegs = 232;
+constexpr int kScalePitch = kTiledScaleBytes / 4;  // floats per stage: 128 a_scales, 4 b_scale slots
+// The output tile is staged as columns of 16 elements (32-byte rows, 32-byte swizzle): one TMA
+// store box each, and the accumulator fragment writes into it without bank conflicts.
+constexpr int kOutCols = 16;
+constexpr int kOutChunkBytes = 64 * kOutCols * 2;  // one warpgroup's 64 rows of one column chunk
+// Arrivals that complete a full barrier: the producer's arrive.expect_tx and, per producer lane,
+// the arrival that follows its cp.async copies of the stage's scales.
+constexpr int kFullArrivals = 1 + 32;
+
+struct Params {
+  int m, n, kb_total;
+  int m_tiles, n_tiles;
+  int64_t tiles;
+  const float* a_scale;
+  int64_t sa_m, sa_k;
+  const float* b_scale;
+  int64_t sb_n, sb_k;
+  void* c;
+  int64_t ldc;
+  int c_dtype;
+  int stages;
+  int tma_store;  // bf16 / fp16 output through shared memory and the TMA engine
+};
+
+// Shared-memory layout of one CTA, from a 1024-byte aligned base (128-byte swizzle atoms need it):
+//   [stages x (A tile: 128 x 128 B | B tile: BN x 128 B)] [output tile: 2 x BN/16 x 64 x 32 B]
+//   [stages x (128 a_scales, 4 b_scales)] [stages full mbarriers] [stages empty mbarriers]
+// (tiled_smem_bytes in dispatch_tiled.cpp is the same sum.)
+template <int BN>
+struct Layout {
+  static constexpr int kATile = kTokens * kKBlockBytes;
+  static constexpr int kBTile = BN * kKBlockBytes;
+  static constexpr int kStage = kATile + kBTile;
+  static constexpr int kOutHalf = 64 * BN * 2;  // one math warpgroup's 64 rows
+  static_assert(kStage % 1024 == 0, "stages must keep the 1024-byte alignment of swizzle atoms");
+};
+
+// A weight tile of BN rows starting at a multiple of BN touches up to this many 128-row b_scale
+// blocks: its start within a block is a multiple of gcd(BN, 128), at most 128 - gcd.
+constexpr int scale_blocks_per_tile(int bn) {
+  const int gcd = (bn & -bn) < 128 ? (bn & -bn) : 128;
+  return bn - gcd > 128 ? 3 : 2;
+}
+template <int BN>
+constexpr int kScaleBlocksPerTile = scale_blocks_per_tile(BN);
+static_assert(kScaleBlocksPerTile<176> == 3 && kScaleBlocksPerTile<192> == 2 && kScaleBlocksPerTile<160> == 2 &&
+              kScaleBlocksPerTile<144> == 2 && kScaleBlocksPerTile<128> == 2, "b_scale blocks a tile touches");
+
+struct Tile {
+  int m0, n0;
+};
+
+// Tile t of the grouped order: groups of kTiledGroupM token rows, M fastest inside a group, so
+// consecutive tiles (the CTAs of one wave) share one weight tile across several token tiles.
+template <int BN>
+__device__ __forceinline__ Tile tile_at(int64_t t, const Params& p) {
+  const int64_t per_group = int64_t(kTiledGroupM) * p.n_tiles;
+  const int group = int(t / per_group);
+  const int local = int(t - int64_t(group) * per_group);
+  const int first_m = group * kTiledGroupM;
+  const int rows = min(kTiledGroupM, p.m_tiles - first_m);
+  return {(first_m + local % rows) * kTokens, (local / rows) * BN};
+}
+
+// Position in the stage ring; the phase bit flips every time the ring wraps.
+struct RingPos {
+  int stage = 0;
+  uint32_t phase = 0;
+  __device__ __forceinline__ void next(int stages) {
+    if (++stage == stages) stage = 0, phase ^= 1;
+  }
+};
+
+// ------------------------------------------------------------------------------------------------
+// Producer warp: for every k-block of every tile of this CTA, wait for the stage to be free, then
+// TMA the A and B tiles and cp.async the stage's scales (token scales of the tile, and the b_scales
+// of the (up to three) 128-row blocks the weight tile touches), all completing on the full barrier.
+template <int BN>
+__device__ __forceinline__ void produce(const CUtensorMap* map_a, const CUtensorMap* map_b, const Params& p,
+                                        uint8_t* smem, float* scales, uint64_t* full, uint64_t* empty, int lane) {
+  using L = Layout<BN>;
+  const uint64_t policy = ptx::l2_evict_normal();  // both operands are re-read by other tiles
+  const int nb_total = (p.n + 127) / 128;
+  RingPos pos;
+  for (int64_t t = blockIdx.x; t < p.tiles; t += gridDim.x) {
+    const Tile tile = tile_at<BN>(t, p);
+    const int nb0 = tile.n0 / 128;
+    for (int kb = 0; kb < p.kb_total; ++kb) {
+      const int s = pos.stage;
+      ptx::mbar_wait(&empty[s], pos.phase ^ 1);  // the first pass finds every stage free
+      uint8_t* stage = smem + s * L::kStage;
+      if (lane == 0) {
+        // A TMA box always delivers its full size; rows past M or N arrive as zeros.
+        ptx::mbar_arrive_expect_tx(&full[s], L::kStage);
+        ptx::tma_load_2d(stage, map_a, &full[s], kb * kKBlockBytes, tile.m0, policy);
+        ptx::tma_load_2d(stage + L::kATile, map_b, &full[s], kb * kKBlockBytes, tile.n0, policy);
+      }
+      float* sc = scales + s * kScalePitch;
+#pragma unroll
+      for (int i = 0; i < kTokens / 32; ++i) {
+        const int m = tile.m0 + lane + 32 * i;
+        const bool ok = m < p.m;  // tokens past M scale to 0
+        ptx::cp_async_4(sc + lane + 32 * i, ok ? p.a_scale + int64_t(m) * p.sa_m + int64_t(kb) * p.sa_k : p.a_scale,
+                        ok);
+      }
+      if (lane < 4) {
+        const int nb = nb0 + lane;
+        const bool ok = nb < nb_total;
+        ptx::cp_async_4(sc + kTokens + lane,
+                        ok ? p.b_scale + int64_t(nb) * p.sb_n + int64_t(kb) * p.sb_k : p.b_scale, ok);
+      }
+      ptx::cp_async_mbar_arrive_noinc(&full[s]);
+      pos.next(p.stages);
+    }
+  }
+}
+
+// ------------------------------------------------------------------------------------------------
+// Math warpgroups. Warpgroup wg owns tokens 64 wg .. 64 wg + 63 of the tile; thread (warp w, lane l)
+// of it owns rows 16 w + l/4 (+8) and columns 8 j + 2 (l % 4) + {0, 1}: wgmma's accumulator layout,
+// acc[4 j + 2 h + e] = (row + 8 h, column 8 j + 2 (l % 4) + e).
+
+// acc += part * (a_scale[row] * b_scale[block of the column]) for half H of the tile (columns
+// H BN/2 .. H BN/2 + BN/2 - 1, accumulators acc[H BN/4 ..]), per k-block. sb holds the b_scales of
+// the blocks the tile touches; split is the first tile column of the second block.
+template <int BN, int H>
+__device__ __forceinline__ void promote(const float (&part)[BN / 4], float (&acc)[BN / 2], float sa0, float sa1,
+                                        float4 sb, int split) {
+  constexpr int kCol0 = H * BN / 2;  // first tile column of this half
+  constexpr int kAcc0 = H * BN / 4;  // its first accumulator
+  if (split >= kCol0 + BN / 2) {     // the whole half in the first b_scale block (warp-uniform)
+    const float s0 = sa0 * sb.x, s1 = sa1 * sb.x;
+#pragma unroll
+    for (int j = 0; j < BN / 16; ++j) {
+      acc[kAcc0 + 4 * j + 0] = fmaf(part[4 * j + 0], s0, acc[kAcc0 + 4 * j + 0]);
+      acc[kAcc0 + 4 * j + 1] = fmaf(part[4 * j + 1], s0, acc[kAcc0 + 4 * j + 1]);
+      acc[kAcc0 + 4 * j + 2] = fmaf(part[4 * j + 2], s1, acc[kAcc0 + 4 * j + 2]);
+      acc[kAcc0 + 4 * j + 3] = fmaf(part[4 * j + 3], s1, acc[kAcc0 + 4 * j + 3]);
+    }
+    return;
+  }
+  // The tile straddles a block boundary (at a multiple of 16 columns, so never inside a group of 8).
+  const float s00 = sa0 * sb.x, s01 = sa0 * sb.y, s02 = sa0 * sb.z;
+  const float s10 = sa1 * sb.x, s11 = sa1 * sb.y, s12 = sa1 * sb.z;
+#pragma unroll
+  for (int j = 0; j < BN / 16; ++j) {
+    const int col = kCol0 + 8 * j;
+    const bool first = col < split;
+    float s0 = first ? s00 : s01, s1 = first ? s10 : s11;
+    if constexpr (kScaleBlocksPerTile<BN> > 2) {
+      const bool third = col >= split + 128;
+      s0 = third ? s02 : s0, s1 = third ? s12 : s1;
+    }
+    acc[kAcc0 + 4 * j + 0] = fmaf(part[4 * j + 0], s0, acc[kAcc0 + 4 * j + 0]);
+    acc[kAcc0 + 4 * j + 1] = fmaf(part[4 * j + 1], s0, acc[kAcc0 + 4 * j + 1]);
+    acc[kAcc0 + 4 * j + 2] = fmaf(part[4 * j + 2], s1, acc[kAcc0 + 4 * j + 2]);
+    acc[kAcc0 + 4 * j + 3] = fmaf(part[4 * j + 3], s1, acc[kAcc0 + 4 * j + 3]);
+  }
+}
+
+// One k-block of half H of the weight tile for this warpgroup's 64 tokens: four k32 wgmmas into
+// part, committed as one group.
+template <int BN, int H>
+__device__ __forceinline__ void issue_half(float (&part)[BN / 4], const uint8_t* stage, int wg) {
+  using L = Layout<BN>;
+  // The half's first weight row, BN/2 x 128 bytes in: a multiple of 1024 bytes (BN/2 % 8 == 0), so
+  // the swizzle atoms line up.
+  const uint64_t desc_a = ptx::wgmma_desc_k128_sw128(stage + wg * 64 * kKBlockBytes);
+  const uint64_t desc_b = ptx::wgmma_desc_k128_sw128(stage + L::kATile + H * (BN / 2) * kKBlockBytes);
+  ptx::wgmma_fence();
+#pragma unroll
+  for (int kk = 0; kk < kKBlockBytes / 32; ++kk)
+    ptx::WgmmaE4M3<BN / 2>::mma(part, ptx::desc_advance(desc_a, kk * 32), ptx::desc_advance(desc_b, kk * 32), kk > 0);
+  ptx::wgmma_commit();
+}
+
+__device__ __forceinline__ uint32_t pack2(float lo, float hi, int dtype) {
+  if (dtype == BLOCKFP8_DTYPE_BF16) {
+    const __nv_bfloat162 v = __floats2bfloat162_rn(lo, hi);
+    return *reinterpret_cast<const uint32_t*>(&v);
+  }
+  const __half2 v = __floats2half2_rn(lo, hi);
+  return *reinterpret_cast<const uint32_t*>(&v);
+}
+
+// Epilogue through shared memory: the warpgroup's 64 x BN tile into its staging buffer (columns of
+// 16 elements, 32-byte swizzle: byte bit 4 ^= bit 7, the TMA's SWIZZLE_32B), then one TMA store per
+// column chunk; the engine clips rows past M and columns past N.
+template <int BN>
+__device__ __forceinline__ void store_tile_tma(const float (&acc)[BN / 2], const CUtensorMap* map_c, const Params& p,
+                                               uint8_t* out, Tile tile, int wg, int tid_wg) {
+  const int lane = tid_wg % 32;
+  const int row = 16 * (tid_wg / 32) + lane / 4;
+  // The previous tile's stores must have read the buffer before it is overwritten.
+  if (tid_wg == 0) ptx::bulk_wait_group_read<0>();
+  ptx::named_barrier(1 + wg, 128);
+#pragma unroll
+  for (int j = 0; j < BN / 8; ++j) {
+#pragma unroll
+    for (int h = 0; h < 2; ++h) {
+      uint32_t off = uint32_t((row + 8 * h) * 32 + (j % 2) * 16 + 4 * (lane % 4));
+      off ^= (off >> 3) & 16;
+      *reinterpret_cast<uint32_t*>(out + (j / 2) * kOutChunkBytes + off) =
+          pack2(acc[4 * j + 2 * h], acc[4 * j + 2 * h + 1], p.c_dtype);
+    }
+  }
+  ptx::fence_proxy_async_shared();  // the writes above, before the TMA engine reads them
+  ptx::named_barrier(1 + wg, 128);
+  if (tid_wg == 0) {
+    const int m0 = tile.m0 + 64 * wg;
+    if (m0 < p.m) {
+#pragma unroll 1
+      for (int c = 0; c < BN / kOutCols && tile.n0 + c * kOutCols < p.n; ++c)
+        ptx::tma_store_2d(map_c, out + c * kOutChunkBytes, tile.n0 + c * kOutCols, m0);
+    }
+    ptx::bulk_commit_group();
+  }
+}
+
+// Epilogue for fp32 output or a C the TMA engine cannot address: predicated stores from registers.
+template <int BN>
+__device__ __forceinline__ void store_tile_direct(const float (&acc)[BN / 2], const Params& p, Tile tile, int wg,
+                                                  int tid_wg) {
+  const int lane = tid_wg % 32;
+  const int row = tile.m0 + 64 * wg + 16 * (tid_wg / 32) + lane / 4;
+#pragma unroll
+  for (int j = 0; j < BN / 8; ++j) {
+    const int n = tile.n0 + 8 * j + 2 * (lane % 4);
+#pragma unroll
+    for (int h = 0; h < 2; ++h) {
+      const int m = row + 8 * h;
+      if (m >= p.m) continue;
+      const int64_t base = int64_t(m) * p.ldc + n;
+      if (n < p.n) store_out(p.c, base, acc[4 * j + 2 * h], p.c_dtype);
+      if (n + 1 < p.n) store_out(p.c, base + 1, acc[4 * j + 2 * h + 1], p.c_dtype);
+    }
+  }
+}
+
+template <int BN>
+__device__ __forceinline__ void consume(const CUtensorMap* map_c, const Params& p, const uint8_t* smem, uint8_t* out,
+                                        const float* scales, uint64_t* full, uint64_t* empty) {
+  using L = Layout<BN>;
+  const int wg = threadIdx.x / 128;
+  const int tid_wg = threadIdx.x % 128;
+  const int row = 64 * wg + 16 * (tid_wg / 32) + (tid_wg % 32) / 4;  // token within the tile (and +8)
+  uint8_t* my_out = out + wg * L::kOutHalf;
+  // Each k-block runs as two wgmma groups, one per half of the weight tile (lo, hi), and the
+  // warpgroup always has one group computing while it promotes the other:
+  //   issue lo(0) hi(0) | wait lo(0), promote it |
+  //   per k-block kb + 1: issue lo(kb+1) | wait hi(kb), promote it | issue hi(kb+1) | wait lo(kb+1),
+  //   promote it |
+  //   wait hi(last), promote it.
+  // Every wait_group 1 directly follows the issue of the group that stays pending: ptxas then knows
+  // which accumulators are safe to read (after a wait at a loop head, where paths with different
+  // pending wgmma instructions merge, it gives up and serialises every wgmma: C7514).
+  // Registers: acc (BN/2) + lo and hi (BN/4 each), the same as one full-width partial.
+  float acc[BN / 2], lo[BN / 4], hi[BN / 4];
+  RingPos pos;
+  for (int64_t t = blockIdx.x; t < p.tiles; t += gridDim.x) {
+    const Tile tile = tile_at<BN>(t, p);
+    const int split = 128 - tile.n0 % 128;
+#pragma unroll
+    for (int i = 0; i < BN / 2; ++i) acc[i] = 0.f;
+    ptx::mbar_wait(&full[pos.stage], pos.phase);
+    issue_half<BN, 0>(lo, smem + pos.stage * L::kStage, wg);
+    issue_half<BN, 1>(hi, smem + pos.stage * L::kStage, wg);
+    // The stage's scales landed before its full barrier completed (cp.async arrivals).
+    const float* sc = scales + pos.stage * kScalePitch;
+    float sa0 = sc[row], sa1 = sc[row + 8];
+    float4 sb = *reinterpret_cast<const float4*>(sc + kTokens);
+    ptx::wgmma_wait<1>();  // lo(0) done; hi(0) runs
+    ptx::fence_regs(lo);
+    promote<BN, 0>(lo, acc, sa0, sa1, sb, split);
+    for (int kb = 1; kb < p.kb_total; ++kb) {
+      const int prev = pos.stage;  // k-block kb - 1: its lo promoted, its hi pending
+      pos.next(p.stages);
+      ptx::mbar_wait(&full[pos.stage], pos.phase);
+      issue_half<BN, 0>(lo, smem + pos.stage * L::kStage, wg);
+      ptx::wgmma_wait<1>();  // hi(kb - 1) done; lo(kb) runs
+      ptx::fence_regs(hi);
+      ptx::mbar_arrive(&empty[prev]);  // both halves have read the stage; its scales are in registers
+      promote<BN, 1>(hi, acc, sa0, sa1, sb, split);
+      issue_half<BN, 1>(hi, smem + pos.stage * L::kStage, wg);
+      sc = scales + pos.stage * kScalePitch;
+      sa0 = sc[row], sa1 = sc[row + 8];
+      sb = *reinterpret_cast<const float4*>(sc + kTokens);
+      ptx::wgmma_wait<0>();
+      ptx::fence_regs(lo);
+      promote<BN, 0>(lo, acc, sa0, sa1, sb, split);
+    }
+    ptx::wgmma_wait<0>();  // hi(last) done
+    ptx::fence_regs(hi);
+    ptx::mbar_arrive(&empty[pos.stage]);
+    promote<BN, 1>(hi, acc, sa0, sa1, sb, split);
+    pos.next(p.stages);
+    if (p.tma_store) store_tile_tma<BN>(acc, map_c, p, my_out, tile, wg, tid_wg);
+    else store_tile_direct<BN>(acc, p, tile, wg, tid_wg);
+  }
+  // Shared memory must outlive the last TMA store's reads.
+  if (p.tma_store && tid_wg == 0) ptx::bulk_wait_group<0>();
+}
+
+template <int BN>
+__global__ void __launch_bounds__(kThreads, 1)
+    tiled_gemm_kernel(const __grid_constant__ CUtensorMap tmap_a, const __grid_constant__ CUtensorMap tmap_b,
+                      const __grid_constant__ CUtensorMap tmap_c, const Params p) {
+  using L = Layout<BN>;
+  extern __shared__ uint8_t smem_raw[];
+  uint8_t* smem = reinterpret_cast<uint8_t*>((reinterpret_cast<uintptr_t>(smem_raw) + 1023) & ~uintptr_t(1023));
+  uint8_t* out = smem + p.stages * L::kStage;
+  float* scales = reinterpret_cast<float*>(out + 2 * L::kOutHalf);
+  uint64_t* full = reinterpret_cast<uint64_t*>(scales + p.stages * kScalePitch);
+  uint64_t* empty = full + p.stages;
+
+  if (threadIdx.x == 0) {
+    for (int s = 0; s < p.stages; ++s) {
+      ptx::mbar_init(&full[s], kFullArrivals);
+      ptx::mbar_init(&empty[s], kMathThreads);  // every thread of both math warpgroups
+    }
+    ptx::fence_barrier_init();
+  }
+  __syncthreads();
+
+  if (threadIdx.x >= kMathThreads) {
+    ptx::setmaxnreg_dec<kProducerRegs>();
+    if (threadIdx.x / 32 == kMathThreads / 32) {
+      const int lane = threadIdx.x % 32;
+      if (lane == 0) {
+        ptx::prefetch_tensormap(&tmap_a);
+        ptx::prefetch_tensormap(&tmap_b);
+      }
+      produce<BN>(&tmap_a, &tmap_b, p, smem, scales, full, empty, lane);
+    }
+  } else {
+    ptx::setmaxnreg_inc<kMathRegs>();
+    consume<BN>(&tmap_c, p, smem, out, scales, full, empty);
+  }
+}
+
+// ------------------------------------------------------------------------------------------------
+// Host side.
+
+PFN_cuTensorMapEncodeTiled_v12000 tensor_map_encoder() {
+  static PFN_cuTensorMapEncodeTiled_v12000 fn = [] {
+    void* ptr = nullptr;
+    cudaDriverEntryPointQueryResult q;
+    if (cudaGetDriverEntryPointByVersion("cuTensorMapEncodeTiled", &ptr, 12000, cudaEnableDefault, &q) !=
+            cudaSuccess ||
+        q != cudaDriverEntryPointSuccess)
+      ptr = nullptr;
+    return reinterpret_cast<PFN_cuTensorMapEncodeTiled_v12000>(ptr);
+  }();
+  return fn;
+}
+
+// A row-major [rows][cols] matrix (row stride ld_bytes) read or written as [box_rows][box_cols] boxes.
+struct MapKey {
+  const void* base;
+  CUtensorMapDataType type;
+  int64_t rows, cols, ld_bytes;
+  int box_cols, box_rows;
+  CUtensorMapSwizzle swizzle;
+  bool operator==(const MapKey& o) const {
+    return base == o.base && type == o.type && rows == o.rows && cols == o.cols && ld_bytes == o.ld_bytes &&
+           box_cols == o.box_cols && box_rows == o.box_rows && swizzle == o.swizzle;
+  }
+};
+
+bool encode_map(CUtensorMap* map, const MapKey& k) {
+  auto encode = tensor_map_encoder();
+  if (!encode) return false;
+  const cuuint64_t dims[2] = {cuuint64_t(k.cols), cuuint64_t(k.rows)};
+  const cuuint64_t strides[1] = {cuuint64_t(k.ld_bytes)};
+  const cuuint32_t box[2] = {cuuint32_t(k.box_cols), cuuint32_t(k.box_rows)};
+  const cuuint32_t elem_strides[2] = {1, 1};
+  return encode(map, k.type, 2, const_cast<void*>(k.base), dims, strides, box, elem_strides,
+                CU_TENSOR_MAP_INTERLEAVE_NONE, k.swizzle, CU_TENSOR_MAP_L2_PROMOTION_L2_256B,
+                CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE) == CUDA_SUCCESS;
+}
+
+// Encoding a tensor map costs about as much host time as a launch; a serving engine calls each
+// layer with the same weight (and often the same activation and output buffers) every step, so
+// each host thread keeps its last few maps.
+bool make_map(CUtensorMap* map, const MapKey& key) {
+  struct Entry {
+    MapKey key;
+    CUtensorMap map;
+  };
+  constexpr int kEntries = 12;
+  thread_local Entry cache[kEntries] = {};
+  thread_local int next = 0;
+  for (const Entry& e : cache) {
+    if (e.key.base && e.key == key) {
+      *map = e.map;
+      return true;
+    }
+  }
+  if (!encode_map(map, key)) return false;
+  cache[next] = Entry{key, *map};
+  next = (next + 1) % kEntries;
+  return true;
+}
+
+// bf16 / fp16 output the TMA engine can write: 16-byte aligned base and row stride.
+bool tma_store_compatible(const Problem& p) {
+  if (p.c_dtype == BLOCKFP8_DTYPE_FP32) return false;
+  return (reinterpret_cast<uintptr_t>(p.c) & 15u) == 0 && (p.ldc * 2) % 16 == 0;
+}
+
+template <int BN>
+cudaError_t prepare(int smem_bytes) {
+  // Raise the kernel's dynamic shared-memory limit once per device to the most any config uses.
+  constexpr int kMaxDevices = 64;
+  static std::atomic<int> raised[kMaxDevices];
+  int dev = 0;
+  cudaError_t err = cudaGetDevice(&dev);
+  if (err != cudaSuccess) return err;
+  if (dev < kMaxDevices && raised[dev].load(std::memory_order_acquire) >= smem_bytes) return cudaSuccess;
+  int optin = 0;
+  err = cudaDeviceGetAttribute(&optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, dev);
+  if (err != cudaSuccess) return err;
+  err = cudaFuncSetAttribute(tiled_gemm_kernel<BN>, cudaFuncAttributeMaxDynamicSharedMemorySize, optin);
+  if (err == cudaSuccess && dev < kMaxDevices) raised[dev].store(optin, std::memory_order_release);
+  return err;
+}
+
+template <int BN>
+blockfp8_status_t launch(const Problem& p, const blockfp8_config_t& cfg, int sm_count, cudaStream_t stream) {
+  const int smem = tiled_smem_bytes(BN, cfg.stages);
+  if (prepare<BN>(smem) != cudaSuccess) return BLOCKFP8_ERROR_CUDA;
+
+  Params prm{};
+  prm.m = int(p.m), prm.n = int(p.n), prm.kb_total = int(p.k_blocks());
+  prm.m_tiles = int((p.m + kTokens - 1) / kTokens);
+  prm.n_tiles = int((p.n + BN - 1) / BN);
+  prm.tiles = int64_t(prm.m_tiles) * prm.n_tiles;
+  prm.a_scale = p.a_scale, prm.sa_m = p.a_scale_stride_m, prm.sa_k = p.a_scale_stride_k;
+  prm.b_scale = p.b_scale, prm.sb_n = p.b_scale_stride_n, prm.sb_k = p.b_scale_stride_k;
+  prm.c = p.c, prm.ldc = p.ldc, prm.c_dtype = p.c_dtype;
+  prm.stages = cfg.stages;
+  prm.tma_store = tma_store_compatible(p);
+
+  CUtensorMap map_a, map_b, map_c{};
+  const MapKey key_a{p.a, CU_TENSOR_MAP_DATA_TYPE_UINT8, p.m, p.k, p.lda, kKBlockBytes, kTokens,
+                     CU_TENSOR_MAP_SWIZZLE_128B};
+  const MapKey key_b{p.b, CU_TENSOR_MAP_DATA_TYPE_UINT8, p.n, p.k, p.ldb, kKBlockBytes, BN, CU_TENSOR_MAP_SWIZZLE_128B};
+  if (!make_map(&map_a, key_a) || !make_map(&map_b, key_b)) return BLOCKFP8_ERROR_CUDA;
+  if (prm.tma_store) {
+    const CUtensorMapDataType type =
+        p.c_dtype == BLOCKFP8_DTYPE_BF16 ? CU_TENSOR_MAP_DATA_TYPE_BFLOAT16 : CU_TENSOR_MAP_DATA_TYPE_FLOAT16;
+    const MapKey key_c{p.c, type, p.m, p.n, p.ldc * 2, kOutCols, 64, CU_TENSOR_MAP_SWIZZLE_32B};
+    if (!make_map(&map_c, key_c)) return BLOCKFP8_ERROR_CUDA;
+  }
+
+  cudaLaunchConfig_t lc{};
+  lc.gridDim = dim3(unsigned(std::min<int64_t>(prm.tiles, std::max(sm_count, 1))));
+  lc.blockDim = dim3(kThreads);
+  lc.dynamicSmemBytes = smem;
+  lc.stream = stream;
+  if (cudaLaunchKernelEx(&lc, tiled_gemm_kernel<BN>, map_a, map_b, map_c, prm) != cudaSuccess)
+    return BLOCKFP8_ERROR_CUDA;
+  return BLOCKFP8_SUCCESS;
+}
+
+}  // namespace
+
+blockfp8_status_t launch_tiled_gemm(const Problem& p, const blockfp8_config_t& cfg, cudaStream_t stream) {
+  // A forced TILED config reaches here without the alignment check the dispatcher makes: refuse
+  // what the TMA engine cannot read before anything is enqueued.
+  if (!tma_compatible(p)) return BLOCKFP8_ERROR_INVALID_CONFIG;
+  const DeviceInfo* dev = nullptr;
+  const blockfp8_status_t st = current_device_info(&dev);
+  if (st != BLOCKFP8_SUCCESS) return st;
+  blockfp8_config_t checked = cfg;
+  if (check_tiled_config(checked, p.m, p.n, p.k, *dev) != BLOCKFP8_SUCCESS) return BLOCKFP8_ERROR_INVALID_CONFIG;
+  switch (checked.weight_rows) {
+    case 64: return launch<64>(p, checked, dev->sm_count, stream);
+    case 80: return launch<80>(p, checked, dev->sm_count, stream);
+    case 96: return launch<96>(p, checked, dev->sm_count, stream);
+    case 112: return launch<112>(p, checked, dev->sm_count, stream);
+    case 128: return launch<128>(p, checked, dev->sm_count, stream);
+    case 144: return launch<144>(p, checked, dev->sm_count, stream);
+    case 160: return launch<160>(p, checked, dev->sm_count, stream);
+    case 176: return launch<176>(p, checked, dev->sm_count, stream);
+    case 192: return launch<192>(p, checked, dev->sm_count, stream);
+    default: return BLOCKFP8_ERROR_INVALID_CONFIG;
+  }
+}
+
+}  // namespace blockfp8::detail

@@ -1,0 +1,203 @@
+// GPU correctness of the tiled (prefill) kernel, forced through blockfp8_gemm_ex.
+//
+// Every case lays the problem out in a GemmArena (NaN in all padding of A, B and the scales, C
+// poisoned with guard bands and row padding), runs each configuration twice on a poisoned C, and
+// checks against the GPU reference: guards untouched, every element written, max|C - ref| / max|ref|
+// within tolerance, the two runs bitwise identical. Covers M and N tails, every weight_rows width
+// (tiles straddling 128-row b_scale blocks), both a_scale layouts, bf16 / fp16 / fp32 output, the
+// TMA-store epilogue and the direct one (ldc or C not 16-byte aligned), shallow rings that wrap many
+// times, and persistent CTAs that run many tiles.
+//
+//   build/tests/blockfp8_gpu_tests --gtest_filter='TiledTest.*'
+#include <cuda_runtime_api.h>
+#include <gtest/gtest.h>
+
+#include <cstdio>
+#include <string>
+#include <vector>
+
+#include "blockfp8/blockfp8.h"
+#include "blockfp8/blockfp8.hpp"
+#include "gemm_arena.h"
+#include "gpu_test_util.h"
+#include "random.h"
+#include "reference.h"
+
+namespace bf8test {
+namespace {
+
+constexpr int32_t kWeightRows[] = {64, 80, 96, 112, 128, 144, 160, 176, 192};
+
+blockfp8_config_t tiled(int32_t weight_rows = 0, int32_t stages = 0) {
+  blockfp8_config_t c{};
+  c.kernel = BLOCKFP8_KERNEL_TILED, c.token_tile = 128, c.split_k = 1, c.warpgroups = 2;
+  c.weight_rows = weight_rows, c.stages = stages;
+  return c;
+}
+
+std::vector<blockfp8_config_t> every_width() {
+  std::vector<blockfp8_config_t> v;
+  for (int32_t r : kWeightRows) v.push_back(tiled(r));
+  return v;
+}
+
+GemmSpec spec(int64_t m, int64_t n, int64_t k, blockfp8_dtype_t t = BLOCKFP8_DTYPE_BF16) {
+  GemmSpec s;
+  s.m = m, s.n = n, s.k = k, s.dtype = t;
+  return s;
+}
+
+// a_scale column-major: strides (1, M).
+GemmSpec col_a(GemmSpec s) {
+  s.sa_m = 1, s.sa_k = s.m;
+  return s;
+}
+
+std::string seed_note() {
+  char buf[96];
+  std::snprintf(buf, sizeof buf, "replay with BLOCKFP8_TEST_SEED=0x%016llx", (unsigned long long)test_seed());
+  return buf;
+}
+
+class TiledTest : public HopperTest {
+ protected:
+  // One problem, its GPU reference, and every configuration run twice.
+  void run_case(const GemmSpec& s, const std::vector<blockfp8_config_t>& cfgs) {
+    SCOPED_TRACE(resolved(s).str() + "; " + seed_note());
+    GemmArena g;
+    const uint64_t seed = mix64(test_seed() ^ mix64(uint64_t(s.m) * 31 + uint64_t(s.n) * 7 + uint64_t(s.k) +
+                                                     uint64_t(s.dtype) * 1000003));
+    CUDA_ASSERT(g.set(s, seed, stream_));
+    std::vector<float> ref;
+    CUDA_ASSERT(g.reference(stream_));
+    CUDA_ASSERT(cudaStreamSynchronize(stream_));
+    CUDA_ASSERT(g.fetch_reference(ref));
+    for (const blockfp8_config_t& cfg : cfgs) {
+      const std::string name = blockfp8::config_name(cfg);
+      SCOPED_TRACE(name);
+      std::vector<uint8_t> first, second;
+      ASSERT_NO_FATAL_FAILURE(run(g, cfg, first));
+      Comparison cmp;
+      const std::string err = g.check(first, ref, &cmp);
+      std::printf("[ tiled    ] %-110s %-22s %s\n", g.spec().str().c_str(), name.c_str(), cmp.str().c_str());
+      EXPECT_TRUE(err.empty()) << err;
+      EXPECT_GT(cmp.max_abs_ref, 0) << "degenerate test data";
+      ASSERT_NO_FATAL_FAILURE(run(g, cfg, second));
+      EXPECT_TRUE(first == second) << "two runs are not bitwise identical";
+      if (HasFailure()) return;
+    }
+  }
+
+  void run(const GemmArena& g, const blockfp8_config_t& cfg, std::vector<uint8_t>& out) {
+    CUDA_ASSERT(g.poison(stream_));
+    const blockfp8_status_t st = g.call(&cfg, stream_);
+    ASSERT_EQ(st, BLOCKFP8_SUCCESS) << blockfp8_status_string(st);
+    CUDA_ASSERT(cudaGetLastError());
+    CUDA_ASSERT(cudaStreamSynchronize(stream_));
+    CUDA_ASSERT(g.fetch(out));
+  }
+
+  void expect_refused(const GemmSpec& s, const blockfp8_config_t& cfg, const char* why) {
+    SCOPED_TRACE(why);
+    GemmArena g;
+    CUDA_ASSERT(g.set(s, mix64(test_seed() ^ 0x7117ed), stream_));
+    EXPECT_EQ(g.call(&cfg, stream_), BLOCKFP8_ERROR_INVALID_CONFIG);
+    CUDA_ASSERT(cudaStreamSynchronize(stream_));
+    std::vector<uint8_t> region;
+    CUDA_ASSERT(g.fetch(region));
+    EXPECT_TRUE(g.untouched(region)) << "a refused call wrote to C";
+  }
+};
+
+// Every width on tails in M and N: 129 = 128 + 1 tokens, N below, at and across b_scale blocks.
+TEST_F(TiledTest, EveryWeightRowsWithTails) {
+  for (const GemmSpec& s : {spec(129, 100, 512), spec(300, 2112, 512), spec(127, 576, 128), spec(1, 16, 128),
+                            spec(128, 7168, 256)})
+    ASSERT_NO_FATAL_FAILURE(run_case(s, every_width()));
+}
+
+// The shapes of the spec, each with the default width and two forced ones.
+TEST_F(TiledTest, Shapes) {
+  const std::vector<blockfp8_config_t> cfgs = {tiled(), tiled(176), tiled(128)};
+  for (const GemmSpec& s :
+       {spec(1, 2112, 7168), spec(127, 16, 7168), spec(128, 576, 512), spec(129, 7168, 512), spec(300, 100, 7168),
+        spec(1024, 2112, 7168), spec(1024, 16, 512), spec(300, 576, 7168), spec(4096, 7168, 512),
+        spec(4096, 2112, 7168), spec(4096, 100, 128)})
+    ASSERT_NO_FATAL_FAILURE(run_case(s, cfgs));
+}
+
+TEST_F(TiledTest, OutputDtypes) {
+  const std::vector<blockfp8_config_t> cfgs = {tiled(64), tiled(96), tiled(176), tiled(192)};
+  for (blockfp8_dtype_t t : {BLOCKFP8_DTYPE_FP16, BLOCKFP8_DTYPE_FP32, BLOCKFP8_DTYPE_BF16})
+    for (const GemmSpec& s : {spec(300, 2112, 512, t), spec(1024, 576, 7168, t), spec(129, 100, 128, t)})
+      ASSERT_NO_FATAL_FAILURE(run_case(s, cfgs));
+}
+
+TEST_F(TiledTest, ScaleLayouts) {
+  const std::vector<blockfp8_config_t> cfgs = {tiled(80), tiled(176), tiled(192)};
+  GemmSpec b_col = spec(300, 2112, 1024);
+  b_col.sb_n = 1, b_col.sb_k = (2112 + 127) / 128;
+  for (const GemmSpec& s : {col_a(spec(300, 2112, 512)), col_a(spec(129, 7168, 1024)), col_a(spec(1, 576, 512)),
+                            col_a(spec(1024, 2112, 7168, BLOCKFP8_DTYPE_FP16)), b_col, col_a(b_col)})
+    ASSERT_NO_FATAL_FAILURE(run_case(s, cfgs));
+}
+
+// ldc > N with the TMA-store epilogue (row stride still a 16-byte multiple), and C layouts that
+// force the direct epilogue (odd ldc, C only element-aligned); padded and offset A and B.
+TEST_F(TiledTest, Padding) {
+  const std::vector<blockfp8_config_t> cfgs = {tiled(96), tiled(176), tiled(192)};
+  std::vector<GemmSpec> cases;
+  GemmSpec s = spec(300, 2112, 512);
+  s.ldc = 2112 + 8;  // TMA store, padded rows stay poisoned
+  cases.push_back(s);
+  s = spec(129, 576, 512);
+  s.ldc = 576 + 1;  // direct stores
+  cases.push_back(s);
+  s = spec(300, 100, 512, BLOCKFP8_DTYPE_FP16);
+  s.c_off = 1;  // C 2-byte aligned only
+  cases.push_back(s);
+  s = spec(257, 2112, 1024, BLOCKFP8_DTYPE_FP32);
+  s.ldc = 2112 + 3, s.c_off = 1;
+  cases.push_back(s);
+  s = spec(300, 576, 512);
+  s.lda = 512 + 16, s.ldb = 512 + 48, s.a_off = 16, s.b_off = 32, s.ldc = 576 + 64;
+  cases.push_back(s);
+  for (const GemmSpec& c : cases) ASSERT_NO_FATAL_FAILURE(run_case(c, cfgs));
+}
+
+// A shallow ring wraps around many times per tile and across tiles.
+TEST_F(TiledTest, ShallowRings) {
+  ASSERT_NO_FATAL_FAILURE(run_case(spec(1024, 2112, 7168), {tiled(176, 2), tiled(192, 3), tiled(64, 2)}));
+  ASSERT_NO_FATAL_FAILURE(run_case(spec(300, 100, 128), {tiled(192, 2), tiled(80, 2)}));
+}
+
+// Forced configurations the kernel cannot run: INVALID_CONFIG and C untouched.
+TEST_F(TiledTest, BadForcedConfigsAreRefused) {
+  const GemmSpec s = spec(300, 2112, 512);
+  blockfp8_config_t c = tiled(72);
+  expect_refused(s, c, "weight_rows 72 (not a multiple of 16)");
+  expect_refused(s, tiled(100), "weight_rows 100");
+  expect_refused(s, tiled(208), "weight_rows 208 (above the register budget)");
+  expect_refused(s, tiled(256), "weight_rows 256");
+  expect_refused(s, tiled(48), "weight_rows 48");
+  c = tiled(128);
+  c.token_tile = 64;
+  expect_refused(s, c, "token_tile 64");
+  c = tiled(128);
+  c.split_k = 2;
+  expect_refused(s, c, "split_k 2");
+  c = tiled(128);
+  c.warpgroups = 1;
+  expect_refused(s, c, "warpgroups 1");
+  expect_refused(s, tiled(128, 1), "1 stage");
+  expect_refused(s, tiled(128, 64), "64 stages");
+  GemmSpec mis = spec(300, 2112, 512);
+  mis.a_off = 1, mis.lda = 513;
+  expect_refused(mis, tiled(128), "A not TMA-compatible");
+  mis = spec(300, 2112, 512);
+  mis.ldb = 520;
+  expect_refused(mis, tiled(128), "ldb % 16 != 0");
+}
+
+}  // namespace
+}  // namespace bf8test

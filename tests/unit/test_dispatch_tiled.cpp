@@ -1,0 +1,140 @@
+// The tiled (prefill) kernel's rules: forced-config validation, defaults, shared-memory budget and
+// the weight_rows choice, on a described device (no GPU needed).
+#include <gtest/gtest.h>
+
+#include <iterator>
+
+#include "dispatch.h"
+#include "dispatch_tiled.h"
+
+using namespace blockfp8::detail;
+
+namespace {
+
+DeviceInfo h200() { return DeviceInfo{}; }
+
+blockfp8_config_t tiled(int32_t weight_rows, int32_t stages = 0, int32_t token_tile = 128, int32_t split_k = 1,
+                        int32_t warpgroups = 2) {
+  blockfp8_config_t c{};
+  c.kernel = BLOCKFP8_KERNEL_TILED, c.token_tile = token_tile, c.split_k = split_k, c.stages = stages;
+  c.warpgroups = warpgroups, c.weight_rows = weight_rows;
+  return c;
+}
+
+TEST(DispatchTiled, EverySupportedWeightRowsFitsADeepRing) {
+  const DeviceInfo d = h200();
+  for (int rows : kTiledWeightRows) {
+    EXPECT_EQ(rows % 16, 0);
+    EXPECT_GE(tiled_max_stages(rows, d), 4) << rows;
+    EXPECT_LE(tiled_smem_bytes(rows, tiled_max_stages(rows, d)), d.smem_per_block_optin) << rows;
+    blockfp8_config_t c = tiled(rows);
+    ASSERT_EQ(check_tiled_config(c, 4096, 2112, 7168, d), BLOCKFP8_SUCCESS) << rows;
+    EXPECT_EQ(c.stages, tiled_max_stages(rows, d));
+  }
+  // The widest tile: 4 stages of 40 KB + the 48 KB output tile + scales, barriers, alignment slack.
+  EXPECT_EQ(tiled_smem_bytes(192, 4), 1024 + 4 * (40960 + 528 + 16) + 49152);
+  EXPECT_EQ(tiled_max_stages(192, d), 4);
+}
+
+TEST(DispatchTiled, DefaultsAreFilledIn) {
+  const DeviceInfo d = h200();
+  blockfp8_config_t c{};
+  c.kernel = BLOCKFP8_KERNEL_TILED;
+  ASSERT_EQ(check_tiled_config(c, 4096, 2112, 7168, d), BLOCKFP8_SUCCESS);
+  EXPECT_EQ(c.token_tile, 128);
+  EXPECT_EQ(c.split_k, 1);
+  EXPECT_EQ(c.warpgroups, 2);
+  EXPECT_EQ(c.weight_rows, choose_tiled_config(4096, 2112, 7168, d).weight_rows);
+  EXPECT_GE(c.stages, kTiledMinStages);
+  // Through the general entry point too.
+  blockfp8_config_t g{};
+  g.kernel = BLOCKFP8_KERNEL_TILED;
+  EXPECT_EQ(check_config(g, 4096, 2112, 7168, d), BLOCKFP8_SUCCESS);
+  EXPECT_EQ(g.weight_rows, c.weight_rows);
+}
+
+TEST(DispatchTiled, BadForcedConfigsAreRefused) {
+  const DeviceInfo d = h200();
+  auto status = [&](blockfp8_config_t c) { return check_config(c, 1024, 2112, 7168, d); };
+  EXPECT_EQ(status(tiled(128)), BLOCKFP8_SUCCESS);
+  EXPECT_EQ(status(tiled(72)), BLOCKFP8_ERROR_INVALID_CONFIG);   // not a multiple of 16
+  EXPECT_EQ(status(tiled(100)), BLOCKFP8_ERROR_INVALID_CONFIG);  // not a multiple of 16
+  EXPECT_EQ(status(tiled(48)), BLOCKFP8_ERROR_INVALID_CONFIG);   // below 64
+  EXPECT_EQ(status(tiled(208)), BLOCKFP8_ERROR_INVALID_CONFIG);  // above the register budget
+  EXPECT_EQ(status(tiled(256)), BLOCKFP8_ERROR_INVALID_CONFIG);
+  EXPECT_EQ(status(tiled(-16)), BLOCKFP8_ERROR_INVALID_CONFIG);
+  EXPECT_EQ(status(tiled(128, 0, 64)), BLOCKFP8_ERROR_INVALID_CONFIG);   // token tile
+  EXPECT_EQ(status(tiled(128, 0, 256)), BLOCKFP8_ERROR_INVALID_CONFIG);  // token tile
+  EXPECT_EQ(status(tiled(128, 0, 128, 2)), BLOCKFP8_ERROR_INVALID_CONFIG);  // no split-K
+  EXPECT_EQ(status(tiled(128, 0, 128, -1)), BLOCKFP8_ERROR_INVALID_CONFIG);
+  EXPECT_EQ(status(tiled(128, 0, 128, 1, 1)), BLOCKFP8_ERROR_INVALID_CONFIG);  // warpgroups
+  EXPECT_EQ(status(tiled(128, 0, 128, 1, 3)), BLOCKFP8_ERROR_INVALID_CONFIG);
+  EXPECT_EQ(status(tiled(128, 1)), BLOCKFP8_ERROR_INVALID_CONFIG);  // ring too shallow
+  EXPECT_EQ(status(tiled(128, 2)), BLOCKFP8_SUCCESS);
+  EXPECT_EQ(status(tiled(128, tiled_max_stages(128, d))), BLOCKFP8_SUCCESS);
+  EXPECT_EQ(status(tiled(128, tiled_max_stages(128, d) + 1)), BLOCKFP8_ERROR_INVALID_CONFIG);
+  EXPECT_EQ(status(tiled(192, -1)), BLOCKFP8_ERROR_INVALID_CONFIG);
+  // A device with less shared memory holds fewer stages.
+  DeviceInfo small = d;
+  small.smem_per_block_optin = 150 * 1024;
+  blockfp8_config_t c = tiled(192, 4);
+  EXPECT_EQ(check_tiled_config(c, 1024, 2112, 7168, small), BLOCKFP8_ERROR_INVALID_CONFIG);
+  c = tiled(192);
+  ASSERT_EQ(check_tiled_config(c, 1024, 2112, 7168, small), BLOCKFP8_SUCCESS);
+  EXPECT_EQ(c.stages, 2);
+  EXPECT_LE(tiled_smem_bytes(192, c.stages), small.smem_per_block_optin);
+  // Too little for two stages of the widest tile: refused, and never chosen.
+  small.smem_per_block_optin = 100 * 1024;
+  c = tiled(192);
+  EXPECT_EQ(check_tiled_config(c, 1024, 2112, 7168, small), BLOCKFP8_ERROR_INVALID_CONFIG);
+  for (int64_t m : {128, 4096, 16384}) {
+    blockfp8_config_t chosen = choose_tiled_config(m, 2112, 7168, small);
+    EXPECT_EQ(check_tiled_config(chosen, m, 2112, 7168, small), BLOCKFP8_SUCCESS) << m;
+  }
+}
+
+TEST(DispatchTiled, ChoiceDoesNotPadNTo128) {
+  const DeviceInfo d = h200();
+  // 2112 rows at prefill sizes: 12 x 176 or 11 x 192 tiles, not 17 x 128 (the last one half empty).
+  for (int64_t m : {4096, 8192, 16384}) {
+    const blockfp8_config_t c = choose_tiled_config(m, 2112, 7168, d);
+    EXPECT_EQ(2112 % c.weight_rows, 0) << m << ": " << c.weight_rows;
+    EXPECT_LT(tiled_cost(m, 2112, c.weight_rows, d), tiled_cost(m, 2112, 128, d)) << m;
+  }
+  EXPECT_EQ(choose_tiled_config(16384, 2112, 7168, d).weight_rows, 192);
+  // Widths that do not divide N are allowed when the waves come out better (the tail tile is
+  // partly empty, never N rounded up to 128).
+  EXPECT_EQ(choose_tiled_config(1024, 100, 7168, d).weight_rows % 16, 0);
+}
+
+TEST(DispatchTiled, ChoiceBalancesWaves) {
+  const DeviceInfo d = h200();
+  // M = 4096, N = 2112: 32 token tiles. 176-row tiles give 384 tiles = 2.9 waves of 132, against
+  // 352 tiles of 192 rows in 3 waves of wider tiles: the narrower tile wins.
+  EXPECT_EQ(choose_tiled_config(4096, 2112, 7168, d).weight_rows, 176);
+  // The chosen cost is the minimum over every supported width.
+  for (int64_t m : {128, 300, 1024, 4096, 16384})
+    for (int64_t n : {16, 100, 576, 2112, 4097, 7168, 24576}) {
+      const blockfp8_config_t c = choose_tiled_config(m, n, 7168, d);
+      for (int rows : kTiledWeightRows) EXPECT_LE(tiled_cost(m, n, c.weight_rows, d), tiled_cost(m, n, rows, d));
+    }
+  // Few tiles: spread them over more SMs with narrower tiles.
+  EXPECT_LT(choose_tiled_config(128, 2112, 7168, d).weight_rows, 128);
+}
+
+TEST(DispatchTiled, ChosenConfigsAreValidEverywhere) {
+  const DeviceInfo d = h200();
+  for (int64_t m : {1, 127, 128, 129, 300, 4096, 16384})
+    for (int64_t n : {1, 16, 100, 2112, 4097, 24576})
+      for (int64_t k : {128, 7168, 16384}) {
+        blockfp8_config_t c = choose_tiled_config(m, n, k, d);
+        EXPECT_EQ(c.kernel, BLOCKFP8_KERNEL_TILED);
+        const blockfp8_config_t chosen = c;
+        ASSERT_EQ(check_tiled_config(c, m, n, k, d), BLOCKFP8_SUCCESS) << m << " " << n << " " << k;
+        EXPECT_EQ(c.weight_rows, chosen.weight_rows);
+        EXPECT_EQ(c.stages, chosen.stages);
+        EXPECT_LE(tiled_smem_bytes(c.weight_rows, c.stages), d.smem_per_block_optin);
+      }
+}
+
+}  // namespace
