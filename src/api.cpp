@@ -78,7 +78,9 @@ BLOCKFP8_API blockfp8_status_t blockfp8_gemm_ex(
   } else {
     // The dispatcher's choice; what the fast kernels cannot take (TMA-hostile pointers, a K slice
     // whose scales leave no room for the ring) the SIMT kernel serves.
-    cfg = choose_config(m, n, k, *dev);
+    const bool invariant = config && (config->flags & BLOCKFP8_FLAG_BATCH_INVARIANT);
+    cfg = invariant ? choose_batch_invariant_config(n, k, *dev) : choose_config(m, n, k, *dev);
+    // The SIMT kernel sums each output in k order, whatever M: batch invariant too.
     if (!tma_compatible(p) || check_config(cfg, m, n, k, *dev) != BLOCKFP8_SUCCESS)
       cfg = blockfp8_config_t{BLOCKFP8_KERNEL_SIMT, 0, 0, 0, 0};
   }

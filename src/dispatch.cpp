@@ -116,6 +116,19 @@ blockfp8_config_t choose_config(int64_t m, int64_t n, int64_t k, const DeviceInf
   return cfg;
 }
 
+blockfp8_config_t choose_batch_invariant_config(int64_t n, int64_t k, const DeviceInfo& dev) {
+  // The geometry the dispatcher picks for one token, at a fixed 32-token tile and two warpgroups:
+  // nothing below depends on M.
+  blockfp8_config_t cfg = choose_config(1, n, k, dev);
+  cfg.kernel = BLOCKFP8_KERNEL_SWAPAB_SPLITK;
+  cfg.token_tile = kBatchInvariantTokenTile;
+  cfg.warpgroups = 2;
+  cfg.stages = 0;
+  cfg.stage_kblocks = 1;
+  cfg.flags = BLOCKFP8_FLAG_BATCH_INVARIANT;
+  return cfg;
+}
+
 blockfp8_status_t check_config(blockfp8_config_t& cfg, int64_t m, int64_t n, int64_t k, const DeviceInfo& dev) {
   switch (cfg.kernel) {
     case BLOCKFP8_KERNEL_AUTO:

@@ -76,6 +76,11 @@ double swapab_cost_ns(int64_t m, int64_t n, int64_t k, int token_tile, int weigh
 // The dispatcher's choice, assuming TMA-compatible pointers.
 blockfp8_config_t choose_config(int64_t m, int64_t n, int64_t k, const DeviceInfo& dev);
 
+// BLOCKFP8_FLAG_BATCH_INVARIANT: one decode configuration for every M, so a token's reduction order
+// (its k-blocks per warpgroup, the warpgroup sum, the cluster's rank order) never depends on M.
+blockfp8_config_t choose_batch_invariant_config(int64_t n, int64_t k, const DeviceInfo& dev);
+constexpr int kBatchInvariantTokenTile = 32;
+
 // Whether a (possibly forced) configuration can run (m, n, k) on dev. Fills in stages == 0.
 blockfp8_status_t check_config(blockfp8_config_t& cfg, int64_t m, int64_t n, int64_t k, const DeviceInfo& dev);
 

@@ -10,8 +10,15 @@ namespace {
 constexpr int kAlignSlack = 1024;  // the ring is aligned up to 1024 bytes (128-byte swizzle atoms)
 constexpr int kBarrierBytes = 16;  // full + empty mbarrier of one stage
 // A tile's fixed cost in units of weight rows: loading its 128-token A tile every k-block, the
-// pipeline fill and the epilogue do not shrink with the tile's width.
+// pipeline fill and the epilogue do not shrink with the tile's width. Fitted on the H200 (N = 2112,
+// K = 7168, M = 4096): 192-row tiles in 3 waves took 150.7 us, 144-row tiles in 4 waves 161 us,
+// and 3 (192 + F) / 4 (144 + F) = 150.7 / 161 gives F = 49.5.
 constexpr double kTileFixedRows = 48.0;
+// Tiles that touch three 128-row b_scale blocks (176 rows: see tiled_scale_blocks) promote with
+// a per-column choice among three scales and measured slower than the wave count says: on the
+// H200 176 rows took 164 us where 192 rows took 150.7 us in the same 3 waves (M = 4096), and
+// 52.9 us against 46.3 us in one wave (M = 1024), 17-22 % over the model.
+constexpr double kThreeScaleBlockFactor = 1.18;
 
 int64_t ceil_div(int64_t a, int64_t b) { return (a + b - 1) / b; }
 
@@ -40,7 +47,14 @@ bool tiled_weight_rows_supported(int weight_rows) {
 double tiled_cost(int64_t m, int64_t n, int weight_rows, const DeviceInfo& dev) {
   const int64_t tiles = ceil_div(std::max<int64_t>(m, 1), kTiledTokenTile) * ceil_div(n, weight_rows);
   const int64_t waves = ceil_div(tiles, std::max(dev.sm_count, 1));
-  return double(waves) * (weight_rows + kTileFixedRows);
+  const double factor = tiled_scale_blocks(weight_rows) > 2 ? kThreeScaleBlockFactor : 1.0;
+  return double(waves) * (weight_rows + kTileFixedRows) * factor;
+}
+
+int tiled_scale_blocks(int weight_rows) {
+  const int low_bit = weight_rows & -weight_rows;
+  const int gcd = low_bit < 128 ? low_bit : 128;
+  return weight_rows - gcd > 128 ? 3 : 2;
 }
 
 blockfp8_status_t check_tiled_config(blockfp8_config_t& cfg, int64_t m, int64_t n, int64_t k, const DeviceInfo& dev) {

@@ -38,8 +38,12 @@ bool tiled_weight_rows_supported(int weight_rows);
 
 // Relative time of the whole problem with weight_rows-wide tiles on dev: every SM runs
 // ceil(tiles / sm_count) tiles (the busiest one sets the time), and a tile costs its width plus a
-// fixed share (the A tile it loads, pipeline fill, epilogue). Exposed for tests and the benchmark.
+// fixed share (the A tile it loads, pipeline fill, epilogue), times a measured penalty for widths
+// whose tiles touch three b_scale blocks. Exposed for tests and the benchmark.
 double tiled_cost(int64_t m, int64_t n, int weight_rows, const DeviceInfo& dev);
+// The most 128-row b_scale blocks a tile of weight_rows rows (starting at a multiple of
+// weight_rows) touches: 3 for 176, 2 for every other supported width.
+int tiled_scale_blocks(int weight_rows);
 
 // Validates a (possibly forced) TILED configuration and fills its defaults: 0 in token_tile,
 // split_k, warpgroups, weight_rows or stages means "the default"; anything else must be what the

@@ -93,7 +93,16 @@ typedef struct blockfp8_config {
                           that every SM gets an equal share of the weight). TILED: wgmma N, a multiple of 16 */
   int32_t stage_kblocks; /* SWAPAB_SPLITK: 128-wide k-blocks per pipeline stage (one TMA box each for
                             weight and tokens): 1..16; 0 = default */
+  int32_t flags;         /* blockfp8_flags_t, ORed; read with kernel AUTO */
 } blockfp8_config_t;
+
+/* Flags of blockfp8_config_t. */
+typedef enum blockfp8_flags {
+  /* Row m of C does not depend on M: the same kernel, tiles, K split and reduction order for every M
+     (the decode kernel at 32-token tiles with the K split chosen for M = 1), so a token's output is
+     bitwise the same whether it is computed alone or in a batch. Slower than the default at large M. */
+  BLOCKFP8_FLAG_BATCH_INVARIANT = 1
+} blockfp8_flags_t;
 
 BLOCKFP8_API const char* blockfp8_status_string(blockfp8_status_t status);
 BLOCKFP8_API const char* blockfp8_version_string(void);
@@ -108,7 +117,8 @@ BLOCKFP8_API blockfp8_status_t blockfp8_gemm(
     void* c, int64_t ldc, blockfp8_dtype_t c_dtype,
     cudaStream_t stream);
 
-/* The GEMM with a forced configuration (NULL or kernel == AUTO: the dispatcher's choice). */
+/* The GEMM with a forced configuration (NULL or kernel == AUTO: the dispatcher's choice). With
+   kernel == AUTO, config->flags may ask for BLOCKFP8_FLAG_BATCH_INVARIANT. */
 BLOCKFP8_API blockfp8_status_t blockfp8_gemm_ex(
     int64_t m, int64_t n, int64_t k,
     const void* a, int64_t lda,

@@ -282,15 +282,16 @@ __device__ __forceinline__ void consume(const CUtensorMap* map_c, const Params& 
   const int tid_wg = threadIdx.x % 128;
   const int row = 64 * wg + 16 * (tid_wg / 32) + (tid_wg % 32) / 4;  // token within the tile (and +8)
   uint8_t* my_out = out + wg * L::kOutHalf;
-  // Each k-block runs as two wgmma groups, one per half of the weight tile (lo, hi), and the
-  // warpgroup always has one group computing while it promotes the other:
-  //   issue lo(0) hi(0) | wait lo(0), promote it |
-  //   per k-block kb + 1: issue lo(kb+1) | wait hi(kb), promote it | issue hi(kb+1) | wait lo(kb+1),
-  //   promote it |
-  //   wait hi(last), promote it.
-  // Every wait_group 1 directly follows the issue of the group that stays pending: ptxas then knows
-  // which accumulators are safe to read (after a wait at a loop head, where paths with different
-  // pending wgmma instructions merge, it gives up and serialises every wgmma: C7514).
+  // Each k-block runs as two wgmma groups, one per half of the weight tile (lo, hi), so that the
+  // warpgroup's own tensor work continues while it promotes. K-blocks go in pairs:
+  //   issue lo(0) hi(0) | wait lo(0), promote it | issue lo(1) | wait hi(0), promote it |
+  //   issue hi(1) | wait lo(1), promote it | wait hi(1), promote it
+  // so only one half in four is promoted with nothing of this warpgroup in flight (the other math
+  // warpgroup's wgmma keeps the tensor core busy then); an odd last k-block goes alone (issue lo hi |
+  // wait lo, promote | wait hi, promote). Every wait_group 1 directly follows the issue of the
+  // group that stays pending and nothing is pending across a loop back-edge: ptxas cannot track a
+  // wgmma group pending across a back-edge whose accumulators are later read, and then serialises
+  // every wgmma of the kernel (warning C7514; check the -Xptxas -v report after any change here).
   // Registers: acc (BN/2) + lo and hi (BN/4 each), the same as one full-width partial.
   float acc[BN / 2], lo[BN / 4], hi[BN / 4];
   RingPos pos;
@@ -299,38 +300,47 @@ __device__ __forceinline__ void consume(const CUtensorMap* map_c, const Params& 
     const int split = 128 - tile.n0 % 128;
 #pragma unroll
     for (int i = 0; i < BN / 2; ++i) acc[i] = 0.f;
-    ptx::mbar_wait(&full[pos.stage], pos.phase);
-    issue_half<BN, 0>(lo, smem + pos.stage * L::kStage, wg);
-    issue_half<BN, 1>(hi, smem + pos.stage * L::kStage, wg);
-    // The stage's scales landed before its full barrier completed (cp.async arrivals).
-    const float* sc = scales + pos.stage * kScalePitch;
-    float sa0 = sc[row], sa1 = sc[row + 8];
-    float4 sb = *reinterpret_cast<const float4*>(sc + kTokens);
-    ptx::wgmma_wait<1>();  // lo(0) done; hi(0) runs
-    ptx::fence_regs(lo);
-    promote<BN, 0>(lo, acc, sa0, sa1, sb, split);
-    for (int kb = 1; kb < p.kb_total; ++kb) {
-      const int prev = pos.stage;  // k-block kb - 1: its lo promoted, its hi pending
+    for (int kb = 0; kb < p.kb_total;) {
+      // The stage's scales landed before its full barrier completed (cp.async arrivals).
+      const int s0 = pos.stage;
+      ptx::mbar_wait(&full[s0], pos.phase);
+      issue_half<BN, 0>(lo, smem + s0 * L::kStage, wg);
+      issue_half<BN, 1>(hi, smem + s0 * L::kStage, wg);
+      const float* sc = scales + s0 * kScalePitch;
+      const float sa0 = sc[row], sa1 = sc[row + 8];
+      const float4 sb = *reinterpret_cast<const float4*>(sc + kTokens);
       pos.next(p.stages);
-      ptx::mbar_wait(&full[pos.stage], pos.phase);
-      issue_half<BN, 0>(lo, smem + pos.stage * L::kStage, wg);
-      ptx::wgmma_wait<1>();  // hi(kb - 1) done; lo(kb) runs
-      ptx::fence_regs(hi);
-      ptx::mbar_arrive(&empty[prev]);  // both halves have read the stage; its scales are in registers
-      promote<BN, 1>(hi, acc, sa0, sa1, sb, split);
-      issue_half<BN, 1>(hi, smem + pos.stage * L::kStage, wg);
-      sc = scales + pos.stage * kScalePitch;
-      sa0 = sc[row], sa1 = sc[row + 8];
-      sb = *reinterpret_cast<const float4*>(sc + kTokens);
       ptx::wgmma_wait<1>();  // lo(kb) done; hi(kb) runs
       ptx::fence_regs(lo);
       promote<BN, 0>(lo, acc, sa0, sa1, sb, split);
+      if (kb + 1 == p.kb_total) {  // a lone last k-block
+        ptx::wgmma_wait<0>();
+        ptx::fence_regs(hi);
+        ptx::mbar_arrive(&empty[s0]);
+        promote<BN, 1>(hi, acc, sa0, sa1, sb, split);
+        break;
+      }
+      const int s1 = pos.stage;
+      ptx::mbar_wait(&full[s1], pos.phase);
+      issue_half<BN, 0>(lo, smem + s1 * L::kStage, wg);
+      ptx::wgmma_wait<1>();  // hi(kb) done; lo(kb + 1) runs
+      ptx::fence_regs(hi);
+      ptx::mbar_arrive(&empty[s0]);  // both halves have read stage s0; its scales are in registers
+      promote<BN, 1>(hi, acc, sa0, sa1, sb, split);
+      issue_half<BN, 1>(hi, smem + s1 * L::kStage, wg);
+      sc = scales + s1 * kScalePitch;
+      const float sa0n = sc[row], sa1n = sc[row + 8];
+      const float4 sbn = *reinterpret_cast<const float4*>(sc + kTokens);
+      pos.next(p.stages);
+      ptx::wgmma_wait<1>();  // lo(kb + 1) done; hi(kb + 1) runs
+      ptx::fence_regs(lo);
+      promote<BN, 0>(lo, acc, sa0n, sa1n, sbn, split);
+      ptx::wgmma_wait<0>();
+      ptx::fence_regs(hi);
+      ptx::mbar_arrive(&empty[s1]);
+      promote<BN, 1>(hi, acc, sa0n, sa1n, sbn, split);
+      kb += 2;
     }
-    ptx::wgmma_wait<0>();  // hi(last) done
-    ptx::fence_regs(hi);
-    ptx::mbar_arrive(&empty[pos.stage]);
-    promote<BN, 1>(hi, acc, sa0, sa1, sb, split);
-    pos.next(p.stages);
     if (p.tma_store) store_tile_tma<BN>(acc, map_c, p, my_out, tile, wg, tid_wg);
     else store_tile_direct<BN>(acc, p, tile, wg, tid_wg);
   }

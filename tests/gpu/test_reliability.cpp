@@ -324,6 +324,46 @@ TEST_F(ReliabilityTest, Determinism) {
 // (c) Four problems on four streams, launched from four host threads at once (3 calls each), give
 // what serial calls give, bit for bit.
 
+// (b') Batch invariance: with BLOCKFP8_FLAG_BATCH_INVARIANT, the first m' rows of C computed from the
+// first m' rows of A are bitwise the rows of the full-M result, for every m' (both scale layouts; the
+// default dispatcher may change tiles and K split with M, so it is not held to this).
+TEST_F(ReliabilityTest, BatchInvariantMode) {
+  GemmSpec col = spec(300, 2112, 7168);
+  col.sa_m = 1, col.sa_k = 300;  // column-major a_scale: a prefix of rows is still a prefix
+  for (const GemmSpec& sp : {spec(300, 4097, 2048), col}) {
+    SCOPED_TRACE(sp.str() + "; " + seed_note());
+    GemmArena g;
+    CUDA_ASSERT(g.set(sp, case_seed(sp, 5), stream_));
+    blockfp8_config_t inv{};
+    inv.flags = BLOCKFP8_FLAG_BATCH_INVARIANT;
+    std::vector<uint8_t> full;
+    ASSERT_NO_FATAL_FAILURE(run(g, &inv, stream_, full));
+    check(g, stream_, full);
+    const GemmOperands p = g.operands();
+    const GemmSpec& laid = g.spec();  // with the defaults (ldc 0 = N) filled in
+    const size_t elem = dtype_bytes(laid.dtype);
+    const size_t c_offset = GemmArena::kGuardBytes + size_t(laid.c_off) * elem;  // C's first element in the region
+    for (int64_t m : {1, 2, 7, 31, 32, 33, 100, 299}) {
+      SCOPED_TRACE("m' = " + std::to_string(m));
+      CUDA_ASSERT(g.poison(stream_));
+      const blockfp8_status_t st =
+          blockfp8_gemm_ex(m, p.n, p.k, p.a, p.lda, p.a_scale, p.a_scale_stride_m, p.a_scale_stride_k, p.b, p.ldb,
+                           p.b_scale, p.b_scale_stride_n, p.b_scale_stride_k, g.c(), laid.ldc, laid.dtype, &inv, stream_);
+      ASSERT_EQ(st, BLOCKFP8_SUCCESS) << blockfp8_status_string(st);
+      CUDA_ASSERT(cudaStreamSynchronize(stream_));
+      std::vector<uint8_t> part;
+      CUDA_ASSERT(g.fetch(part));
+      const size_t row_bytes = size_t(laid.ldc) * elem;
+      const size_t bytes = size_t(m - 1) * row_bytes + size_t(laid.n) * elem;  // rows 0..m'-1 of C
+      EXPECT_EQ(std::memcmp(part.data() + c_offset, full.data() + c_offset, bytes), 0)
+          << "rows 0.." << m - 1 << " differ from the same rows computed at M = " << sp.m;
+      // Nothing past row m'-1 was written.
+      EXPECT_TRUE(std::all_of(part.begin() + c_offset + bytes, part.end(), [&](uint8_t v) { return v == 0xff; }))
+          << "a write past row " << m - 1;
+    }
+  }
+}
+
 TEST_F(ReliabilityTest, ConcurrentStreams) {
   const Determinism cases[] = {
       {spec(16, 7168, 7168), kAuto},

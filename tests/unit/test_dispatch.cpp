@@ -121,6 +121,26 @@ TEST(Dispatch, ForcedConfigRules) {
   EXPECT_EQ(check_config(c, 4, 2112, 7168, no_clusters), BLOCKFP8_ERROR_INVALID_CONFIG);
 }
 
+TEST(Dispatch, BatchInvariantConfigIgnoresM) {
+  const DeviceInfo d = h200();
+  for (int64_t n : {1, 576, 2112, 4097, 24576})
+    for (int64_t k : {128, 7168, 16384}) {
+      const blockfp8_config_t c = choose_batch_invariant_config(n, k, d);
+      EXPECT_EQ(c.kernel, BLOCKFP8_KERNEL_SWAPAB_SPLITK);
+      EXPECT_EQ(c.token_tile, kBatchInvariantTokenTile);
+      EXPECT_EQ(c.warpgroups, 2);
+      for (int64_t m : {1, 33, 4096}) {
+        blockfp8_config_t checked = c;
+        ASSERT_EQ(check_config(checked, m, n, k, d), BLOCKFP8_SUCCESS) << n << " " << k;
+        blockfp8_config_t at_one = c;
+        ASSERT_EQ(check_config(at_one, 1, n, k, d), BLOCKFP8_SUCCESS);
+        EXPECT_EQ(checked.stages, at_one.stages);  // nothing filled in depends on M
+        EXPECT_EQ(checked.split_k, at_one.split_k);
+        EXPECT_EQ(checked.weight_rows, at_one.weight_rows);
+      }
+    }
+}
+
 TEST(Dispatch, AnyNIsTiledWithoutPadding) {
   // Tiles cover ceil(N / weight_rows) rows; nothing requires N % 64 or N % 128.
   const DeviceInfo d = h200();
