@@ -4,7 +4,8 @@
 // tile is two math warpgroups of 64 rows) and weight rows on its N side (weight_rows = 64..192, a
 // multiple of 16 chosen so that N splits into tiles that fill the SMs evenly; 2112 = 11 x 192).
 //
-// CTA = 2 math warpgroups (wgmma, per-k-block scale promotion, epilogue) + 1 producer warpgroup of
+// CTA = 2 math warpgroups (wgmma in two half-width groups per k-block, each promoted while the
+// other computes; epilogue) + 1 producer warpgroup of
 // which one warp issues the TMA loads of A, B and the scales into a ring of `stages` stages guarded
 // by full/empty mbarriers; setmaxnreg moves the producer's registers to the math warpgroups.
 // CTAs are persistent: each walks tiles blockIdx.x, blockIdx.x + gridDim.x, ... in a grouped order

@@ -364,6 +364,38 @@ TEST_F(ReliabilityTest, BatchInvariantMode) {
   }
 }
 
+// (c') Small problems through every kernel path, checked: the set compute-sanitizer's memcheck,
+// racecheck and synccheck run over (tools/device_suite.sh), so each path is covered in minutes.
+TEST_F(ReliabilityTest, SanitizerSmoke) {
+  auto with_rows = [](blockfp8_config_t c, int rows, int kblocks) {
+    c.weight_rows = rows, c.stage_kblocks = kblocks;
+    return c;
+  };
+  blockfp8_config_t tiled{};
+  tiled.kernel = BLOCKFP8_KERNEL_TILED;
+  blockfp8_config_t tiled_narrow = tiled;
+  tiled_narrow.weight_rows = 80, tiled_narrow.stages = 2;
+  blockfp8_config_t invariant{};
+  invariant.flags = BLOCKFP8_FLAG_BATCH_INVARIANT;
+  const Determinism cases[] = {
+      {spec(3, 200, 1024), kAuto},
+      {spec(3, 200, 1024), with_rows(swapab(8, 2, 0, 2), 16, 4)},   // short tiles, 4-k-block boxes
+      {spec(40, 3000, 512), with_rows(swapab(64, 3, 4, 2), 16, 2)},  // shallow ring, 5 tiles a cluster
+      {spec(130, 100, 512), swapab(128, 2, 1, 1)},                   // widest tile, one stage
+      {spec(129, 100, 512), tiled},                                  // tiled: M and N tails
+      {spec(300, 200, 384), tiled_narrow},
+      {spec(9, 200, 1024), invariant},
+  };
+  for (const Determinism& dc : cases) {
+    SCOPED_TRACE(dc.spec.str() + " " + blockfp8::config_name(dc.cfg) + "; " + seed_note());
+    GemmArena g;
+    CUDA_ASSERT(g.set(dc.spec, case_seed(dc.spec, 9), stream_));
+    std::vector<uint8_t> out;
+    ASSERT_NO_FATAL_FAILURE(run(g, &dc.cfg, stream_, out));
+    check(g, stream_, out);
+  }
+}
+
 TEST_F(ReliabilityTest, ConcurrentStreams) {
   const Determinism cases[] = {
       {spec(16, 7168, 7168), kAuto},

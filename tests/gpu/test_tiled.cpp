@@ -171,6 +171,15 @@ TEST_F(TiledTest, ShallowRings) {
   ASSERT_NO_FATAL_FAILURE(run_case(spec(300, 100, 128), {tiled(192, 2), tiled(80, 2)}));
 }
 
+// The mainloop runs k-blocks in pairs (two half-width wgmma groups each, one promoted while the
+// other computes) and a lone last k-block when their number is odd: odd counts above 1, alone and
+// with shallow rings whose stage count does not divide the pair pattern.
+TEST_F(TiledTest, OddKBlockCounts) {
+  const std::vector<blockfp8_config_t> cfgs = {tiled(), tiled(64, 2), tiled(144, 3), tiled(176, 2), tiled(192)};
+  for (const GemmSpec& s : {spec(300, 2112, 384), spec(129, 576, 640), spec(1024, 2112, 7296), spec(257, 100, 1152)})
+    ASSERT_NO_FATAL_FAILURE(run_case(s, cfgs));
+}
+
 // Forced configurations the kernel cannot run: INVALID_CONFIG and C untouched.
 TEST_F(TiledTest, BadForcedConfigsAreRefused) {
   const GemmSpec s = spec(300, 2112, 512);
