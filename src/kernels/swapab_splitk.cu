@@ -86,37 +86,40 @@ struct RingPos {
 template <int TN, int W>
 struct ConsumerLoop {
   using L = Layout<TN>;
+  // Few members, everything else derived where used: at 64 tokens and two warpgroups the loop sits
+  // at the 168-register cap of a 288-thread CTA, and every live value more spilled.
   const uint8_t* smem;
-  int stage_bytes, weight_offset, weight_tile_bytes;
   const float* scales;
-  uint64_t* full;
-  uint64_t* empty;
-  int stages, kblocks, kb_count, lane;
+  uint64_t* full;  // `stages` full barriers, then `stages` empty ones
+  int stages, kblocks, kb_count, rows;
 
-  // Where the warpgroup is: k-block i of the tile, the q-th of the n in its stage, at ring position pos.
+  // Where the warpgroup is: k-block i of the tile, the q-th of its stage, at ring position pos.
   struct Step {
-    int i, q, n;
+    int i, q;
     RingPos pos;
   };
+  // Whether k-block i (the q-th of its stage) is its stage's last: stages are kblocks long, except
+  // where the K slice ends.
+  __device__ __forceinline__ bool last_of_stage(const Step& st) const {
+    return st.q + 1 == kblocks || st.i + 1 == kb_count;
+  }
 
   __device__ __forceinline__ Step first(int wg, RingPos pos) const {
-    const int i = wg * kblocks;
     pos.advance(wg, stages);
-    return {i, 0, min(kblocks, kb_count - i), pos};
+    return {wg * kblocks, 0, pos};
   }
   __device__ __forceinline__ Step next(Step st) const {
-    if (st.q + 1 < st.n) return {st.i + 1, st.q + 1, st.n, st.pos};
-    const int i = st.i - st.q + W * kblocks;
+    if (!last_of_stage(st)) return {st.i + 1, st.q + 1, st.pos};
     st.pos.advance(W, stages);
-    return {i, 0, min(kblocks, kb_count - i), st.pos};
+    return {st.i - st.q + W * kblocks, 0, st.pos};
   }
   __device__ __forceinline__ bool valid(const Step& st) const { return st.i < kb_count; }
 
   __device__ __forceinline__ void issue(const Step& st, float (&part)[TN / 2]) const {
     if (st.q == 0) ptx::mbar_wait(&full[st.pos.slot], st.pos.phase);
-    const uint8_t* stage = smem + st.pos.slot * stage_bytes;
+    const uint8_t* stage = smem + st.pos.slot * kblocks * (L::kATile + rows * kKBlockBytes);
     const uint8_t* tokens = stage + st.q * L::kATile;
-    const uint8_t* weight = stage + weight_offset + st.q * weight_tile_bytes;
+    const uint8_t* weight = stage + kblocks * L::kATile + st.q * rows * kKBlockBytes;
     const uint64_t desc_w = ptx::wgmma_desc_k128_sw128(weight);  // weight rows: wgmma A
     const uint64_t desc_t = ptx::wgmma_desc_k128_sw128(tokens);  // tokens: wgmma B
     ptx::wgmma_fence();
@@ -131,6 +134,7 @@ struct ConsumerLoop {
   // producer. The thread owns tokens 8j + 2*(lane%4) + {0,1}: wgmma's accumulator columns.
   __device__ __forceinline__ void promote(const Step& st, float (&part)[TN / 2], float (&acc)[TN / 2]) const {
     ptx::fence_regs(part);
+    const int lane = threadIdx.x % 32;
     const float* sc = scales + st.i * L::kScalePitch;
     const float sb = sc[TN];
 #pragma unroll
@@ -142,7 +146,7 @@ struct ConsumerLoop {
       acc[4 * j + 2] = fmaf(part[4 * j + 2], s0, acc[4 * j + 2]);
       acc[4 * j + 3] = fmaf(part[4 * j + 3], s1, acc[4 * j + 3]);
     }
-    if (st.q + 1 == st.n) ptx::mbar_arrive(&empty[st.pos.slot]);
+    if (last_of_stage(st)) ptx::mbar_arrive(&full[stages + st.pos.slot]);  // the slot's empty barrier
   }
 
   __device__ __forceinline__ void run(int wg, RingPos tile_start, float (&acc)[TN / 2]) const {
@@ -362,9 +366,7 @@ __global__ void __launch_bounds__(128 * W + 32, 1)
     // ---------------- consumer warpgroups ----------------
     int j = 0;
     RingPos tile_start{0, 0};
-    const ConsumerLoop<TN, W> loop{smem,   stage_bytes, p.kblocks * L::kATile, p.rows * kKBlockBytes,
-                                   scales, full,        empty,                 stages,
-                                   p.kblocks, kb_count, lane};
+    const ConsumerLoop<TN, W> loop{smem, scales, full, stages, p.kblocks, kb_count, p.rows};
     for (int64_t t = cluster; t < p.tiles; t += clusters, ++j, tile_start.advance_far(stages_per_tile, stages)) {
       const TileOrigin o = tile_origin(p, t, TN);
       float* tile_scales = scales + (j & 1) * kb_slice * L::kScalePitch;

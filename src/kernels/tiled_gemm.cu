@@ -450,10 +450,13 @@ bool make_map(CUtensorMap* map, const MapKey& key) {
   return true;
 }
 
-// bf16 / fp16 output the TMA engine can write: 16-byte aligned base and row stride.
+// bf16 / fp16 output the TMA engine can write: 16-byte aligned base and row stride, and rows a
+// whole number of 16-byte units long. The engine clips a store's last columns only to 16 bytes: with
+// N % 8 != 0 it wrote up to the next 16-byte boundary, into the row padding (the fuzzer caught it:
+// N = 3, ldc = 8 wrote columns 3..7).
 bool tma_store_compatible(const Problem& p) {
   if (p.c_dtype == BLOCKFP8_DTYPE_FP32) return false;
-  return (reinterpret_cast<uintptr_t>(p.c) & 15u) == 0 && (p.ldc * 2) % 16 == 0;
+  return (reinterpret_cast<uintptr_t>(p.c) & 15u) == 0 && (p.ldc * 2) % 16 == 0 && (p.n * 2) % 16 == 0;
 }
 
 template <int BN>
