@@ -77,10 +77,14 @@ double swapab_cost_ns(int64_t m, int64_t n, int64_t k, int token_tile, int weigh
   // `rounds` tiles' K slices back to back without draining its pipeline in between.
   const int64_t rounds = (tiles + cap - 1) / cap;
   const int kb_slice = swapab_kb_slice(k / 128, split_k);
-  // Per k-block an SM reads weight_rows weight rows and the token tile's rows that exist (TMA fills
-  // rows past M with zeros without reading them).
-  const double kb_bytes = 128.0 * (weight_rows + std::min<int64_t>(m, token_tile));
-  const double sm_ns = double(rounds) * kb_slice * std::max(kb_bytes / dev.sm_bytes_per_ns, dev.kblock_ns);
+  // Per k-block an SM reads weight_rows weight rows from HBM and the token tile's rows that exist
+  // (TMA fills rows past M with zeros without reading them) from L2, where every CTA of the K slice
+  // finds them: counted at half weight (bench/results: at M = 32, 64-row tiles split 3 beat 32-row
+  // tiles split 2, 8.8 against 10.0 us, which full weight would rank the other way).
+  const double kb_bytes = 128.0 * (weight_rows + 0.5 * double(std::min<int64_t>(m, token_tile)));
+  // The math of a k-block grows with the token tile (wgmma N): 8 tokens ~ kblock_ns, 64 ~ twice that.
+  const double math_ns = dev.kblock_ns * (1.0 + token_tile / 64.0);
+  const double sm_ns = double(rounds) * kb_slice * std::max(kb_bytes / dev.sm_bytes_per_ns, math_ns);
   const double hbm_ns = double(m_tiles) * double(n) * double(k) / dev.hbm_bytes_per_ns;
   // Each further round of tiles pays a cluster barrier, the reduction and the next tile's scales, only
   // partly hidden behind its loads; the last tile's reduction is not hidden at all.

@@ -21,9 +21,10 @@ struct DeviceInfo {
   // all of them together about 4.6 TB/s out of HBM. Bytes per nanosecond.
   double sm_bytes_per_ns = 37.0;
   double hbm_bytes_per_ns = 4600.0;
-  // Two math warpgroups get through a k-block (wait, 4 chained wgmma, promotion) in about this
-  // long however few rows it holds: below ~7 KB a k-block, the math, not the bytes, sets the pace
-  // (bench/results: 16-row tiles at 56 k-blocks a CTA ran 1.6x slower than 64-row tiles at 19).
+  // Two math warpgroups get through a k-block of a small token tile (wait, 4 chained wgmma,
+  // promotion) in about this long however few rows it holds: below ~7 KB a k-block, the math, not
+  // the bytes, sets the pace (bench/results: 16-row tiles at 56 k-blocks a CTA ran 1.6x slower than
+  // 64-row tiles at 19). Scaled up with the token tile in swapab_cost_ns.
   double kblock_ns = 220.0;
   // A persistent CTA's second and later tiles cost about this much on top of their k-blocks
   // (measured: 33 tiles as 2 rounds of 22 clusters of 6 ran 1.45x slower than 1 round of 3).
