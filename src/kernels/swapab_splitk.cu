@@ -25,6 +25,7 @@
 
 #include "kernels/launch.h"
 #include "kernels/ptx.cuh"
+#include "kernels/host_support.h"
 #include "kernels/store_out.cuh"
 
 namespace blockfp8::detail {
@@ -399,19 +400,6 @@ __global__ void __launch_bounds__(128 * W + 32, 1)
 // ------------------------------------------------------------------------------------------------
 // Host side.
 
-PFN_cuTensorMapEncodeTiled_v12000 tensor_map_encoder() {
-  static PFN_cuTensorMapEncodeTiled_v12000 fn = [] {
-    void* ptr = nullptr;
-    cudaDriverEntryPointQueryResult q;
-    if (cudaGetDriverEntryPointByVersion("cuTensorMapEncodeTiled", &ptr, 12000, cudaEnableDefault, &q) !=
-            cudaSuccess ||
-        q != cudaDriverEntryPointSuccess)
-      ptr = nullptr;
-    return reinterpret_cast<PFN_cuTensorMapEncodeTiled_v12000>(ptr);
-  }();
-  return fn;
-}
-
 // A row-major [rows][ld] fp8 matrix viewed as [cols / 128 k-blocks][rows][128 B], read as boxes of
 // box_kblocks x box_rows x 128 B with 128-byte swizzle: in shared memory, box_kblocks swizzled
 // [box_rows][128 B] tiles one after another. Rows past the end and k-blocks past K read as zeros.
@@ -466,19 +454,8 @@ bool make_tile_map(CUtensorMap* map, const void* base, int64_t rows, int64_t col
 
 template <int TN, int W>
 cudaError_t prepare(int smem_bytes) {
-  // Raise the kernel's dynamic shared-memory limit once per device to the most any config uses.
-  constexpr int kMaxDevices = 64;
   static std::atomic<int> raised[kMaxDevices];
-  int dev = 0;
-  cudaError_t err = cudaGetDevice(&dev);
-  if (err != cudaSuccess) return err;
-  if (dev < kMaxDevices && raised[dev].load(std::memory_order_acquire) >= smem_bytes) return cudaSuccess;
-  int optin = 0;
-  err = cudaDeviceGetAttribute(&optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, dev);
-  if (err != cudaSuccess) return err;
-  err = cudaFuncSetAttribute(swapab_splitk_kernel<TN, W>, cudaFuncAttributeMaxDynamicSharedMemorySize, optin);
-  if (err == cudaSuccess && dev < kMaxDevices) raised[dev].store(optin, std::memory_order_release);
-  return err;
+  return raise_smem_limit(swapab_splitk_kernel<TN, W>, raised, smem_bytes);
 }
 
 template <int TN, int W>

@@ -24,6 +24,7 @@
 #include "dispatch_tiled.h"
 #include "kernels/launch.h"
 #include "kernels/ptx.cuh"
+#include "kernels/host_support.h"
 #include "kernels/store_out.cuh"
 
 namespace blockfp8::detail {
@@ -389,19 +390,6 @@ __global__ void __launch_bounds__(kThreads, 1)
 // ------------------------------------------------------------------------------------------------
 // Host side.
 
-PFN_cuTensorMapEncodeTiled_v12000 tensor_map_encoder() {
-  static PFN_cuTensorMapEncodeTiled_v12000 fn = [] {
-    void* ptr = nullptr;
-    cudaDriverEntryPointQueryResult q;
-    if (cudaGetDriverEntryPointByVersion("cuTensorMapEncodeTiled", &ptr, 12000, cudaEnableDefault, &q) !=
-            cudaSuccess ||
-        q != cudaDriverEntryPointSuccess)
-      ptr = nullptr;
-    return reinterpret_cast<PFN_cuTensorMapEncodeTiled_v12000>(ptr);
-  }();
-  return fn;
-}
-
 // A row-major [rows][cols] matrix (row stride ld_bytes) read or written as [box_rows][box_cols] boxes.
 struct MapKey {
   const void* base;
@@ -461,19 +449,8 @@ bool tma_store_compatible(const Problem& p) {
 
 template <int BN>
 cudaError_t prepare(int smem_bytes) {
-  // Raise the kernel's dynamic shared-memory limit once per device to the most any config uses.
-  constexpr int kMaxDevices = 64;
   static std::atomic<int> raised[kMaxDevices];
-  int dev = 0;
-  cudaError_t err = cudaGetDevice(&dev);
-  if (err != cudaSuccess) return err;
-  if (dev < kMaxDevices && raised[dev].load(std::memory_order_acquire) >= smem_bytes) return cudaSuccess;
-  int optin = 0;
-  err = cudaDeviceGetAttribute(&optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, dev);
-  if (err != cudaSuccess) return err;
-  err = cudaFuncSetAttribute(tiled_gemm_kernel<BN>, cudaFuncAttributeMaxDynamicSharedMemorySize, optin);
-  if (err == cudaSuccess && dev < kMaxDevices) raised[dev].store(optin, std::memory_order_release);
-  return err;
+  return raise_smem_limit(tiled_gemm_kernel<BN>, raised, smem_bytes);
 }
 
 template <int BN>
