@@ -1,12 +1,14 @@
 // Decode kernel (small M): swap-AB, split-K over a thread-block cluster, persistent.
 //
 // In decode M (tokens) is tiny and N x K (the weight) is large, so the GEMM is a stream of the weight
-// from HBM, and one SM can pull only ~37 GB/s: the weight must be spread evenly over every SM. We
-// compute Cᵀ = B·Aᵀ: weight rows fill wgmma's M side (64), the tokens sit on its N side (8..128).
-// A tile is `rows` weight rows (16, 32 or 64; wgmma still computes 64, the rows past the tile are
-// never stored) x a token tile; each of the `split` CTAs of a cluster takes 1/split of K, and the
-// cluster adds its partial sums through distributed shared memory in rank order, so the result is
-// bitwise deterministic and needs no workspace. 2112 rows = 132 tiles of 16 = one per SM, no split.
+// from HBM, and it reaches HBM speed only when (nearly) every SM streams. We compute Cᵀ = B·Aᵀ:
+// weight rows fill wgmma's M side (64), the tokens sit on its N side (8..128). A tile is `rows`
+// weight rows (16, 32 or 64; wgmma still computes 64, the rows past the tile are never stored) x a
+// token tile; each of the `split` CTAs of a cluster takes 1/split of K, and the cluster adds its
+// partial sums through distributed shared memory in rank order, so the result is bitwise
+// deterministic and needs no workspace. Shorter tiles spread a small weight over more SMs, but a
+// k-block's math costs about the same at any height (docs/decode-kernel-notes.md), so the
+// dispatcher takes them only where 64-row tiles would leave too many SMs idle.
 //
 // The grid is as many clusters as the device holds at once; each walks tiles `clusters` apart, and
 // the producer streams the next tile's k-blocks while the math warps reduce the current one, so the
@@ -14,9 +16,8 @@
 //
 // CTA = 1 or 2 math warpgroups (wgmma + block-scale promotion + epilogue; with two, they take
 // alternate stages) and 1 producer warp, over a ring of `stages` shared-memory stages guarded by
-// full/empty mbarriers. A stage is `kblocks` consecutive k-blocks, fetched as one 3-D TMA box for
-// the weight and one for the tokens: an SM keeps only a few boxes in flight, so one 8 KB box per
-// k-block left it waiting on requests, not bytes (docs/decode-kernel-notes.md).
+// full/empty mbarriers. A stage is `kblocks` consecutive k-blocks (one 2-D TMA box each for weight
+// and tokens when kblocks is 1, a 3-D box otherwise), which saves barrier hand-offs for short tiles.
 #include <cuda.h>
 #include <cudaTypedefs.h>
 
