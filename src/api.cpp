@@ -28,6 +28,18 @@ blockfp8_status_t hopper_device(const DeviceInfo** dev) {
   return BLOCKFP8_SUCCESS;
 }
 
+// The dispatcher's choice (one configuration for every M when `invariant`), or the SIMT kernel
+// where the fast kernels cannot take the problem: TMA-hostile pointers, or a K slice whose scales
+// leave no room for a ring. SIMT sums each output in k order whatever M, so it is batch invariant too.
+blockfp8_config_t auto_config(int64_t m, int64_t n, int64_t k, const DeviceInfo& dev, bool invariant, bool tma_ok) {
+  blockfp8_config_t cfg = invariant ? choose_batch_invariant_config(n, k, dev) : choose_config(m, n, k, dev);
+  if (!tma_ok || check_config(cfg, m, n, k, dev) != BLOCKFP8_SUCCESS) {
+    cfg = blockfp8_config_t{};
+    cfg.kernel = BLOCKFP8_KERNEL_SIMT;
+  }
+  return cfg;
+}
+
 }  // namespace
 
 extern "C" {
@@ -73,22 +85,18 @@ BLOCKFP8_API blockfp8_status_t blockfp8_gemm_ex(
   blockfp8_config_t cfg{};
   if (config && config->kernel != BLOCKFP8_KERNEL_AUTO) {
     cfg = *config;
-    if (cfg.kernel == BLOCKFP8_KERNEL_SWAPAB_SPLITK && !tma_compatible(p)) return BLOCKFP8_ERROR_INVALID_CONFIG;
+    // Both wgmma kernels read A and B with TMA; only SIMT takes any alignment.
+    if (cfg.kernel != BLOCKFP8_KERNEL_SIMT && !tma_compatible(p)) return BLOCKFP8_ERROR_INVALID_CONFIG;
     if ((st = check_config(cfg, m, n, k, *dev)) != BLOCKFP8_SUCCESS) return st;
   } else {
-    // The dispatcher's choice; what the fast kernels cannot take (TMA-hostile pointers, a K slice
-    // whose scales leave no room for the ring) the SIMT kernel serves.
     const bool invariant = config && (config->flags & BLOCKFP8_FLAG_BATCH_INVARIANT);
-    cfg = invariant ? choose_batch_invariant_config(n, k, *dev) : choose_config(m, n, k, *dev);
-    // The SIMT kernel sums each output in k order, whatever M: batch invariant too.
-    if (!tma_compatible(p) || check_config(cfg, m, n, k, *dev) != BLOCKFP8_SUCCESS)
-      cfg = blockfp8_config_t{BLOCKFP8_KERNEL_SIMT, 0, 0, 0, 0};
+    cfg = auto_config(m, n, k, *dev, invariant, tma_compatible(p));
   }
 
   switch (cfg.kernel) {
     case BLOCKFP8_KERNEL_SWAPAB_SPLITK: return launch_swapab_splitk(p, cfg, *dev, stream);
     case BLOCKFP8_KERNEL_SIMT: return launch_simt_gemm(p, stream);
-    case BLOCKFP8_KERNEL_TILED: return launch_tiled_gemm(p, cfg, stream);
+    case BLOCKFP8_KERNEL_TILED: return launch_tiled_gemm(p, cfg, *dev, stream);
     default: return BLOCKFP8_ERROR_INVALID_CONFIG;
   }
 }
@@ -111,9 +119,7 @@ BLOCKFP8_API blockfp8_status_t blockfp8_gemm_plan(int64_t m, int64_t n, int64_t 
   const DeviceInfo* dev = nullptr;
   blockfp8_status_t st = hopper_device(&dev);
   if (st != BLOCKFP8_SUCCESS) return st;
-  blockfp8_config_t cfg = choose_config(m, n, k, *dev);
-  if (check_config(cfg, m, n, k, *dev) != BLOCKFP8_SUCCESS) cfg = blockfp8_config_t{BLOCKFP8_KERNEL_SIMT, 0, 0, 0, 0};
-  *config = cfg;
+  *config = auto_config(m, n, k, *dev, /*invariant=*/false, /*tma_ok=*/true);
   return BLOCKFP8_SUCCESS;
 }
 

@@ -18,7 +18,6 @@ constexpr int kTiledWarpgroups = 2;
 // math thread gets. weight_rows / 2 must be a multiple of 8 (a wgmma N, and the second half's
 // B rows starting on a 1024-byte swizzle atom): every width below is a multiple of 16.
 constexpr int kTiledWeightRows[] = {64, 80, 96, 112, 128, 144, 160, 176, 192};
-constexpr int kTiledMinWeightRows = 64;
 constexpr int kTiledMaxWeightRows = 192;
 constexpr int kTiledMinStages = 2;
 constexpr int kTiledMaxStages = 8;

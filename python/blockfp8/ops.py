@@ -278,7 +278,7 @@ def _gemm_routed(a, a_scale, b, b_scale, out_dtype, out):
     """Everything but the eager fast path: the registered operators under compile / tracing / a
     dispatch mode or on meta tensors; otherwise the checked eager path, which raises the named
     argument error, or runs under a device guard when the tensors' device is not current."""
-    if not _is_compiling() and type(a) is torch.Tensor and not a.is_meta and _dispatch_stack_len() == 0:
+    if _eager(a):
         return _gemm_eager(a, a_scale, b, b_scale, out_dtype, out)
     fn = "blockfp8.gemm"
     for t, name in ((a, "a"), (a_scale, "a_scale"), (b, "b"), (b_scale, "b_scale")):

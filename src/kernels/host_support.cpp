@@ -15,4 +15,38 @@ PFN_cuTensorMapEncodeTiled_v12000 tensor_map_encoder() {
   return fn;
 }
 
+namespace {
+
+bool encode_tile_map(CUtensorMap* map, const TileMapSpec& spec) {
+  const auto encode = tensor_map_encoder();
+  const TileMapArgs a = tile_map_args(spec);
+  if (!encode || a.rank == 0) return false;
+  const cuuint32_t elem_strides[3] = {1, 1, 1};
+  return encode(map, spec.type, a.rank, const_cast<void*>(spec.base), a.dims, a.strides, a.box, elem_strides,
+                CU_TENSOR_MAP_INTERLEAVE_NONE, spec.swizzle, CU_TENSOR_MAP_L2_PROMOTION_L2_256B,
+                CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE) == CUDA_SUCCESS;
+}
+
+}  // namespace
+
+bool cached_tile_map(CUtensorMap* map, const TileMapSpec& spec) {
+  struct Entry {
+    TileMapSpec spec;
+    CUtensorMap map;
+  };
+  constexpr int kEntries = 16;  // a decode call uses 2 maps, a tiled one 3
+  thread_local Entry cache[kEntries] = {};
+  thread_local int next = 0;
+  for (const Entry& e : cache) {
+    if (e.spec.base && e.spec == spec) {
+      *map = e.map;
+      return true;
+    }
+  }
+  if (!encode_tile_map(map, spec)) return false;
+  cache[next] = Entry{spec, *map};
+  next = (next + 1) % kEntries;
+  return true;
+}
+
 }  // namespace blockfp8::detail

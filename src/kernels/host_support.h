@@ -7,11 +7,18 @@
 
 #include <atomic>
 
+#include "tile_map.h"
+
 namespace blockfp8::detail {
 
 // cuTensorMapEncodeTiled, looked up once through the runtime (no link-time dependency on libcuda);
 // null where the driver does not provide it.
 PFN_cuTensorMapEncodeTiled_v12000 tensor_map_encoder();
+
+// The tensor map for `spec`. Encoding costs about as much host time as a launch, and a serving
+// engine calls each layer with the same weight (and, from its caching allocator, often the same
+// activation and output buffers) every step, so each host thread keeps its last few maps.
+bool cached_tile_map(CUtensorMap* map, const TileMapSpec& spec);
 
 constexpr int kMaxDevices = 64;
 

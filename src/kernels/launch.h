@@ -17,8 +17,9 @@ blockfp8_status_t launch_swapab_splitk(const Problem& p, const blockfp8_config_t
 int swapab_max_active_clusters(int split, int smem_bytes);
 
 // src/kernels/tiled_gemm.cu — prefill (large M): 128-token x weight_rows tiles, tokens on wgmma M,
-// persistent warp-specialised CTAs. Refuses (INVALID_CONFIG) A or B the TMA engine cannot read.
-blockfp8_status_t launch_tiled_gemm(const Problem& p, const blockfp8_config_t& cfg, cudaStream_t stream);
+// persistent warp-specialised CTAs, one per SM of `dev`.
+blockfp8_status_t launch_tiled_gemm(const Problem& p, const blockfp8_config_t& cfg, const DeviceInfo& dev,
+                                    cudaStream_t stream);
 
 // src/kernels/simt_gemm.cu — CUDA cores, any alignment: the fallback and a second opinion.
 blockfp8_status_t launch_simt_gemm(const Problem& p, cudaStream_t stream);

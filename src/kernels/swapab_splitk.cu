@@ -401,56 +401,13 @@ __global__ void __launch_bounds__(128 * W + 32, 1)
 // ------------------------------------------------------------------------------------------------
 // Host side.
 
-// A row-major [rows][ld] fp8 matrix viewed as [cols / 128 k-blocks][rows][128 B], read as boxes of
-// box_kblocks x box_rows x 128 B with 128-byte swizzle: in shared memory, box_kblocks swizzled
-// [box_rows][128 B] tiles one after another. Rows past the end and k-blocks past K read as zeros.
-bool encode_tile_map(CUtensorMap* map, const void* base, int64_t rows, int64_t cols, int64_t ld, int box_rows,
-                     int box_kblocks) {
-  auto encode = tensor_map_encoder();
-  if (!encode) return false;
-  if (box_kblocks == 1) {  // the plain [rows][cols] view: one [box_rows][128 B] tile a box
-    const cuuint64_t dims[2] = {cuuint64_t(cols), cuuint64_t(rows)};
-    const cuuint64_t strides[1] = {cuuint64_t(ld)};
-    const cuuint32_t box[2] = {kKBlockBytes, cuuint32_t(box_rows)};
-    const cuuint32_t elem_strides[2] = {1, 1};
-    return encode(map, CU_TENSOR_MAP_DATA_TYPE_UINT8, 2, const_cast<void*>(base), dims, strides, box, elem_strides,
-                  CU_TENSOR_MAP_INTERLEAVE_NONE, CU_TENSOR_MAP_SWIZZLE_128B, CU_TENSOR_MAP_L2_PROMOTION_L2_256B,
-                  CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE) == CUDA_SUCCESS;
-  }
-  const cuuint64_t dims[3] = {cuuint64_t(kKBlockBytes), cuuint64_t(rows), cuuint64_t(cols / kKBlockBytes)};
-  const cuuint64_t strides[2] = {cuuint64_t(ld), cuuint64_t(kKBlockBytes)};
-  const cuuint32_t box[3] = {kKBlockBytes, cuuint32_t(box_rows), cuuint32_t(box_kblocks)};
-  const cuuint32_t elem_strides[3] = {1, 1, 1};
-  return encode(map, CU_TENSOR_MAP_DATA_TYPE_UINT8, 3, const_cast<void*>(base), dims, strides, box, elem_strides,
-                CU_TENSOR_MAP_INTERLEAVE_NONE, CU_TENSOR_MAP_SWIZZLE_128B, CU_TENSOR_MAP_L2_PROMOTION_L2_256B,
-                CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE) == CUDA_SUCCESS;
-}
-
-// Encoding a tensor map is a driver call that costs about as much host time as the launch itself.
-// A serving engine calls each layer with the same weight (and, from its caching allocator, often
-// the same activation buffer) every step, so each host thread keeps its last few maps.
-bool make_tile_map(CUtensorMap* map, const void* base, int64_t rows, int64_t cols, int64_t ld, int box_rows,
-                   int box_kblocks) {
-  struct Entry {
-    const void* base;
-    int64_t rows, cols, ld;
-    int box_rows, box_kblocks;
-    CUtensorMap map;
-  };
-  constexpr int kEntries = 8;
-  thread_local Entry cache[kEntries] = {};
-  thread_local int next = 0;
-  for (const Entry& e : cache) {
-    if (e.base == base && e.rows == rows && e.cols == cols && e.ld == ld && e.box_rows == box_rows &&
-        e.box_kblocks == box_kblocks) {
-      *map = e.map;
-      return true;
-    }
-  }
-  if (!encode_tile_map(map, base, rows, cols, ld, box_rows, box_kblocks)) return false;
-  cache[next] = Entry{base, rows, cols, ld, box_rows, box_kblocks, *map};
-  next = (next + 1) % kEntries;
-  return true;
+// An fp8 [rows][cols] operand (row stride ld) as the decode kernel reads it: boxes of box_rows rows
+// x box_kblocks k-blocks, 128-byte swizzle.
+TileMapSpec operand_map(const void* base, int64_t rows, int64_t cols, int64_t ld, int box_rows, int box_kblocks) {
+  TileMapSpec s;
+  s.base = base, s.rows = rows, s.cols = cols, s.ld_bytes = ld;
+  s.box_cols = kKBlockBytes, s.box_rows = box_rows, s.box_kblocks = box_kblocks;
+  return s;
 }
 
 template <int TN, int W>
@@ -466,8 +423,8 @@ blockfp8_status_t launch(const Problem& p, const blockfp8_config_t& cfg, const D
   if (prepare<TN, W>(smem) != cudaSuccess) return BLOCKFP8_ERROR_CUDA;
 
   CUtensorMap map_a, map_b;
-  if (!make_tile_map(&map_a, p.a, p.m, p.k, p.lda, TN, cfg.stage_kblocks) ||
-      !make_tile_map(&map_b, p.b, p.n, p.k, p.ldb, cfg.weight_rows, cfg.stage_kblocks))
+  if (!cached_tile_map(&map_a, operand_map(p.a, p.m, p.k, p.lda, TN, cfg.stage_kblocks)) ||
+      !cached_tile_map(&map_b, operand_map(p.b, p.n, p.k, p.ldb, cfg.weight_rows, cfg.stage_kblocks)))
     return BLOCKFP8_ERROR_CUDA;
 
   Params prm{};

@@ -20,7 +20,6 @@
 #include <algorithm>
 #include <atomic>
 
-#include "device_info.h"
 #include "dispatch_tiled.h"
 #include "kernels/launch.h"
 #include "kernels/ptx.cuh"
@@ -391,51 +390,12 @@ __global__ void __launch_bounds__(kThreads, 1)
 // Host side.
 
 // A row-major [rows][cols] matrix (row stride ld_bytes) read or written as [box_rows][box_cols] boxes.
-struct MapKey {
-  const void* base;
-  CUtensorMapDataType type;
-  int64_t rows, cols, ld_bytes;
-  int box_cols, box_rows;
-  CUtensorMapSwizzle swizzle;
-  bool operator==(const MapKey& o) const {
-    return base == o.base && type == o.type && rows == o.rows && cols == o.cols && ld_bytes == o.ld_bytes &&
-           box_cols == o.box_cols && box_rows == o.box_rows && swizzle == o.swizzle;
-  }
-};
-
-bool encode_map(CUtensorMap* map, const MapKey& k) {
-  auto encode = tensor_map_encoder();
-  if (!encode) return false;
-  const cuuint64_t dims[2] = {cuuint64_t(k.cols), cuuint64_t(k.rows)};
-  const cuuint64_t strides[1] = {cuuint64_t(k.ld_bytes)};
-  const cuuint32_t box[2] = {cuuint32_t(k.box_cols), cuuint32_t(k.box_rows)};
-  const cuuint32_t elem_strides[2] = {1, 1};
-  return encode(map, k.type, 2, const_cast<void*>(k.base), dims, strides, box, elem_strides,
-                CU_TENSOR_MAP_INTERLEAVE_NONE, k.swizzle, CU_TENSOR_MAP_L2_PROMOTION_L2_256B,
-                CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE) == CUDA_SUCCESS;
-}
-
-// Encoding a tensor map costs about as much host time as a launch; a serving engine calls each
-// layer with the same weight (and often the same activation and output buffers) every step, so
-// each host thread keeps its last few maps.
-bool make_map(CUtensorMap* map, const MapKey& key) {
-  struct Entry {
-    MapKey key;
-    CUtensorMap map;
-  };
-  constexpr int kEntries = 12;
-  thread_local Entry cache[kEntries] = {};
-  thread_local int next = 0;
-  for (const Entry& e : cache) {
-    if (e.key.base && e.key == key) {
-      *map = e.map;
-      return true;
-    }
-  }
-  if (!encode_map(map, key)) return false;
-  cache[next] = Entry{key, *map};
-  next = (next + 1) % kEntries;
-  return true;
+TileMapSpec tile_map(const void* base, CUtensorMapDataType type, int64_t rows, int64_t cols, int64_t ld_bytes,
+                     int box_cols, int box_rows, CUtensorMapSwizzle swizzle) {
+  TileMapSpec s;
+  s.base = base, s.type = type, s.rows = rows, s.cols = cols, s.ld_bytes = ld_bytes;
+  s.box_cols = box_cols, s.box_rows = box_rows, s.swizzle = swizzle;
+  return s;
 }
 
 // bf16 / fp16 output the TMA engine can write: 16-byte aligned base and row stride, and rows a
@@ -470,15 +430,15 @@ blockfp8_status_t launch(const Problem& p, const blockfp8_config_t& cfg, int sm_
   prm.tma_store = tma_store_compatible(p);
 
   CUtensorMap map_a, map_b, map_c{};
-  const MapKey key_a{p.a, CU_TENSOR_MAP_DATA_TYPE_UINT8, p.m, p.k, p.lda, kKBlockBytes, kTokens,
-                     CU_TENSOR_MAP_SWIZZLE_128B};
-  const MapKey key_b{p.b, CU_TENSOR_MAP_DATA_TYPE_UINT8, p.n, p.k, p.ldb, kKBlockBytes, BN, CU_TENSOR_MAP_SWIZZLE_128B};
-  if (!make_map(&map_a, key_a) || !make_map(&map_b, key_b)) return BLOCKFP8_ERROR_CUDA;
+  constexpr auto kFp8 = CU_TENSOR_MAP_DATA_TYPE_UINT8;
+  if (!cached_tile_map(&map_a, tile_map(p.a, kFp8, p.m, p.k, p.lda, kKBlockBytes, kTokens, CU_TENSOR_MAP_SWIZZLE_128B)) ||
+      !cached_tile_map(&map_b, tile_map(p.b, kFp8, p.n, p.k, p.ldb, kKBlockBytes, BN, CU_TENSOR_MAP_SWIZZLE_128B)))
+    return BLOCKFP8_ERROR_CUDA;
   if (prm.tma_store) {
     const CUtensorMapDataType type =
         p.c_dtype == BLOCKFP8_DTYPE_BF16 ? CU_TENSOR_MAP_DATA_TYPE_BFLOAT16 : CU_TENSOR_MAP_DATA_TYPE_FLOAT16;
-    const MapKey key_c{p.c, type, p.m, p.n, p.ldc * 2, kOutCols, 64, CU_TENSOR_MAP_SWIZZLE_32B};
-    if (!make_map(&map_c, key_c)) return BLOCKFP8_ERROR_CUDA;
+    if (!cached_tile_map(&map_c, tile_map(p.c, type, p.m, p.n, p.ldc * 2, kOutCols, 64, CU_TENSOR_MAP_SWIZZLE_32B)))
+      return BLOCKFP8_ERROR_CUDA;
   }
 
   cudaLaunchConfig_t lc{};
@@ -493,25 +453,19 @@ blockfp8_status_t launch(const Problem& p, const blockfp8_config_t& cfg, int sm_
 
 }  // namespace
 
-blockfp8_status_t launch_tiled_gemm(const Problem& p, const blockfp8_config_t& cfg, cudaStream_t stream) {
-  // A forced TILED config reaches here without the alignment check the dispatcher makes: refuse
-  // what the TMA engine cannot read before anything is enqueued.
-  if (!tma_compatible(p)) return BLOCKFP8_ERROR_INVALID_CONFIG;
-  const DeviceInfo* dev = nullptr;
-  const blockfp8_status_t st = current_device_info(&dev);
-  if (st != BLOCKFP8_SUCCESS) return st;
-  blockfp8_config_t checked = cfg;
-  if (check_tiled_config(checked, p.m, p.n, p.k, *dev) != BLOCKFP8_SUCCESS) return BLOCKFP8_ERROR_INVALID_CONFIG;
-  switch (checked.weight_rows) {
-    case 64: return launch<64>(p, checked, dev->sm_count, stream);
-    case 80: return launch<80>(p, checked, dev->sm_count, stream);
-    case 96: return launch<96>(p, checked, dev->sm_count, stream);
-    case 112: return launch<112>(p, checked, dev->sm_count, stream);
-    case 128: return launch<128>(p, checked, dev->sm_count, stream);
-    case 144: return launch<144>(p, checked, dev->sm_count, stream);
-    case 160: return launch<160>(p, checked, dev->sm_count, stream);
-    case 176: return launch<176>(p, checked, dev->sm_count, stream);
-    case 192: return launch<192>(p, checked, dev->sm_count, stream);
+blockfp8_status_t launch_tiled_gemm(const Problem& p, const blockfp8_config_t& cfg, const DeviceInfo& dev,
+                                    cudaStream_t stream) {
+  // cfg has passed check_tiled_config and p the TMA alignment rule (api.cpp).
+  switch (cfg.weight_rows) {
+    case 64: return launch<64>(p, cfg, dev.sm_count, stream);
+    case 80: return launch<80>(p, cfg, dev.sm_count, stream);
+    case 96: return launch<96>(p, cfg, dev.sm_count, stream);
+    case 112: return launch<112>(p, cfg, dev.sm_count, stream);
+    case 128: return launch<128>(p, cfg, dev.sm_count, stream);
+    case 144: return launch<144>(p, cfg, dev.sm_count, stream);
+    case 160: return launch<160>(p, cfg, dev.sm_count, stream);
+    case 176: return launch<176>(p, cfg, dev.sm_count, stream);
+    case 192: return launch<192>(p, cfg, dev.sm_count, stream);
     default: return BLOCKFP8_ERROR_INVALID_CONFIG;
   }
 }

@@ -145,11 +145,9 @@ def test_runs_on_current_stream_without_sync():
     assert rel_err(out, reference(a, a_scale, b, b_scale)) <= TOL
 
 
-@requires_hopper
-def test_cuda_graph_capture_and_replay():
-    m, n, k = 8, 2112, 7168
-    a, a_scale, b, b_scale = random_inputs(m, n, k, "cuda", seed=5)
-    out = torch.empty(m, n, dtype=torch.bfloat16, device="cuda")
+def capture_gemms(a, a_scale, b, b_scale, out):
+    """gemm() and gemm(out=) captured in one CUDA graph on the current device, after a warm-up on a
+    side stream; returns the graph and gemm()'s output."""
     s = torch.cuda.Stream()
     s.wait_stream(torch.cuda.current_stream())
     with torch.cuda.stream(s):  # warm-up outside capture
@@ -160,10 +158,23 @@ def test_cuda_graph_capture_and_replay():
     with torch.cuda.graph(g):
         c = blockfp8.gemm(a, a_scale, b, b_scale)
         blockfp8.gemm(a, a_scale, b, b_scale, out=out)
+    return g, c
+
+
+def refill(inputs, m, n, k, device, seed):
+    """Fresh random values into the captured input tensors, in place."""
+    for dst, src in zip(inputs, random_inputs(m, n, k, device, seed=seed)):
+        dst.copy_(src)
+
+
+@requires_hopper
+def test_cuda_graph_capture_and_replay():
+    m, n, k = 8, 2112, 7168
+    a, a_scale, b, b_scale = random_inputs(m, n, k, "cuda", seed=5)
+    out = torch.empty(m, n, dtype=torch.bfloat16, device="cuda")
+    g, c = capture_gemms(a, a_scale, b, b_scale, out)
     for seed in (6, 7):
-        a2, as2, b2, bs2 = random_inputs(m, n, k, "cuda", seed=seed)
-        for dst, src in ((a, a2), (a_scale, as2), (b, b2), (b_scale, bs2)):
-            dst.copy_(src)
+        refill((a, a_scale, b, b_scale), m, n, k, "cuda", seed)
         c.fill_(float("nan"))
         out.fill_(float("nan"))
         g.replay()
@@ -288,21 +299,10 @@ def test_cuda_graph_captured_on_second_device():
     a, a_scale, b, b_scale = random_inputs(m, n, k, "cuda:1", seed=14)
     out = torch.empty(m, n, dtype=torch.bfloat16, device="cuda:1")
     with torch.cuda.device(1):
-        s = torch.cuda.Stream()
-        s.wait_stream(torch.cuda.current_stream())
-        with torch.cuda.stream(s):  # warm-up outside capture
-            blockfp8.gemm(a, a_scale, b, b_scale)
-            blockfp8.gemm(a, a_scale, b, b_scale, out=out)
-        torch.cuda.current_stream().wait_stream(s)
-        g = torch.cuda.CUDAGraph()
-        with torch.cuda.graph(g):
-            c = blockfp8.gemm(a, a_scale, b, b_scale)
-            blockfp8.gemm(a, a_scale, b, b_scale, out=out)
+        g, c = capture_gemms(a, a_scale, b, b_scale, out)
     assert torch.cuda.current_device() == 0 and c.device == torch.device("cuda:1")
     for seed in (15, 16):
-        a2, as2, b2, bs2 = random_inputs(m, n, k, "cuda:1", seed=seed)
-        for dst, src in ((a, a2), (a_scale, as2), (b, b2), (b_scale, bs2)):
-            dst.copy_(src)
+        refill((a, a_scale, b, b_scale), m, n, k, "cuda:1", seed)
         c.fill_(float("nan"))
         out.fill_(float("nan"))
         g.replay()                   # replayed while cuda:0 is current
