@@ -49,9 +49,9 @@ unsigned grid_for(int64_t work) {
 
 }  // namespace
 
-void poison_bf16(void* c, int64_t ldc, int64_t m, int64_t n, cudaStream_t stream) {
+void poison_bf16(void* c, int64_t ldc, int64_t m, int64_t n, cudaStream_t stream, uint8_t byte) {
   if (m <= 0) return;
-  BENCH_CUDA(cudaMemset2DAsync(c, size_t(ldc) * 2, 0xFF, size_t(n) * 2, size_t(m), stream));
+  BENCH_CUDA(cudaMemset2DAsync(c, size_t(ldc) * 2, byte, size_t(n) * 2, size_t(m), stream));
 }
 
 CheckResult compare_bf16(const void* c, int64_t ldc, const float* ref, int64_t m, int64_t n, cudaStream_t stream) {
@@ -73,6 +73,15 @@ CheckResult compare_bf16(const void* c, int64_t ldc, const float* ref, int64_t m
   r.rel_err = r.max_ref > 0 ? r.max_abs_err / r.max_ref : r.max_abs_err;
   r.unwritten = h.nan_count;
   return r;
+}
+
+std::vector<uint16_t> fetch_bf16(const void* c, int64_t ldc, int64_t m, int64_t n, cudaStream_t stream) {
+  std::vector<uint16_t> host(size_t(m) * size_t(n));
+  if (host.empty()) return host;
+  BENCH_CUDA(cudaMemcpy2DAsync(host.data(), size_t(n) * 2, c, size_t(ldc) * 2, size_t(n) * 2, size_t(m),
+                               cudaMemcpyDeviceToHost, stream));
+  BENCH_CUDA(cudaStreamSynchronize(stream));
+  return host;
 }
 
 uint64_t hash_bf16(const void* c, int64_t ldc, int64_t m, int64_t n, cudaStream_t stream) {

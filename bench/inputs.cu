@@ -35,6 +35,36 @@ __global__ void fill_e4m3_kernel(uint8_t* dst, size_t bytes, uint64_t seed) {
   }
 }
 
+// Eight bf16 per thread (one 16-byte store). Element i's group is i / 128.
+__global__ void fill_bf16_kernel(uint16_t* dst, size_t count, uint64_t seed) {
+  const size_t vecs = (count + 7) / 8;
+  const size_t stride = size_t(gridDim.x) * blockDim.x;
+  for (size_t v = blockIdx.x * size_t(blockDim.x) + threadIdx.x; v < vecs; v += stride) {
+    const size_t first = v * 8;
+    const uint64_t g = mix64(seed ^ (0xD1B54A32D192ED03ull * (first / 128 + 1)));
+    const int group_exp = int(g % 21) - 10;  // [-10, 10]
+    const uint64_t h0 = mix64(seed + 0x9E3779B97F4A7C15ull * (2 * v + 1));
+    const uint64_t h1 = mix64(seed + 0x9E3779B97F4A7C15ull * (2 * v + 2));
+    uint16_t out[8];
+    for (int e = 0; e < 8; ++e) {
+      const uint32_t bits = uint32_t((e < 4 ? h0 : h1) >> (16 * (e & 3))) & 0xFFFFu;
+      const uint32_t mant = bits & 0x7Fu, sign = (bits >> 7) & 1u;
+      const int exp = 127 + group_exp - int((bits >> 8) % 7u);  // biased, within [111, 137]: finite, normal
+      out[e] = uint16_t((sign << 15) | (uint32_t(exp) << 7) | mant);
+    }
+    if (first + 8 <= count) {
+      uint4 w;
+      w.x = out[0] | (uint32_t(out[1]) << 16);
+      w.y = out[2] | (uint32_t(out[3]) << 16);
+      w.z = out[4] | (uint32_t(out[5]) << 16);
+      w.w = out[6] | (uint32_t(out[7]) << 16);
+      reinterpret_cast<uint4*>(dst)[v] = w;
+    } else {
+      for (size_t e = 0; first + e < count; ++e) dst[first + e] = out[e];
+    }
+  }
+}
+
 __global__ void fill_scales_kernel(float* dst, size_t count, uint64_t seed) {
   const size_t stride = size_t(gridDim.x) * blockDim.x;
   for (size_t i = blockIdx.x * size_t(blockDim.x) + threadIdx.x; i < count; i += stride) {
@@ -65,6 +95,13 @@ void fill_e4m3(void* dst, size_t bytes, uint64_t seed, cudaStream_t stream) {
   if (!bytes) return;
   if (reinterpret_cast<uintptr_t>(dst) % 8) throw CudaError("fill_e4m3: destination not 8-byte aligned");
   fill_e4m3_kernel<<<grid_for(bytes / 8 + 1, 256), 256, 0, stream>>>(static_cast<uint8_t*>(dst), bytes, seed);
+  BENCH_CUDA(cudaGetLastError());
+}
+
+void fill_bf16(void* dst, size_t count, uint64_t seed, cudaStream_t stream) {
+  if (!count) return;
+  if (reinterpret_cast<uintptr_t>(dst) % 16) throw CudaError("fill_bf16: destination not 16-byte aligned");
+  fill_bf16_kernel<<<grid_for((count + 7) / 8, 256), 256, 0, stream>>>(static_cast<uint16_t*>(dst), count, seed);
   BENCH_CUDA(cudaGetLastError());
 }
 

@@ -11,6 +11,11 @@ namespace bench {
 
 // Random e4m3 bytes, never a NaN encoding (0x7f, 0xff) and never a zero (0x00, 0x80).
 void fill_e4m3(void* dst, size_t bytes, uint64_t seed, cudaStream_t stream);
+// Random bf16 activations (count elements), finite and never zero: per 128-element group a magnitude
+// 2^g with g uniform in [-10, 10], each element 2^-j (j uniform in [0, 6]) times that, random
+// mantissa and sign. Groups' scales then differ by up to 2^20 and elements within one span 2^7.
+// dst must be 16-byte aligned.
+void fill_bf16(void* dst, size_t count, uint64_t seed, cudaStream_t stream);
 // Random fp32 scales, log-uniform in [2^-8, 2^-4].
 void fill_scales(float* dst, size_t count, uint64_t seed, cudaStream_t stream);
 // dst[i * dst_s0 + j * dst_s1] = src[i * src_s0 + j * src_s1] for i < rows, j < cols.

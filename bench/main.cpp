@@ -6,6 +6,7 @@
 #include <cstdio>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "blockfp8/blockfp8.h"
 #include "common.h"
@@ -69,14 +70,21 @@ int main(int argc, char** argv) {
     std::printf("cold = operands rotated over copies exceeding %.0f× L2; × floor = cold / streaming floor of N·K "
                 "bytes; × cuBLASLt = cold / cuBLASLt cold (< 1: faster)\n\n",
                 ctx.opt.l2_factor);
+    if (ctx.opt.bf16a)
+      std::printf("blockfp8_bf16a = blockfp8_gemm_bf16a from bf16 X (fp32 scale format), blockfp8_quant_gemm = "
+                  "blockfp8_quantize_1x128 + blockfp8_gemm on the same X, M <= %lld; rel_err against the SIMT kernel "
+                  "on the library's X_q; NOT BITWISE marks a bf16a output that differs from quant_gemm's\n\n",
+                  (long long)ctx.opt.bf16a_max_m);
     ctx.table.header();
     if (ctx.opt.repeat_check) return run_repeat_check(ctx);
 
     const int total = int(ctx.opt.shapes.size());
+    std::vector<Row> rows;
     for (int i = 0; i < total; ++i) {
       const Shape& s = ctx.opt.shapes[i];
       try {
-        run_shape(ctx, s, i + 1, total);
+        const std::vector<Row> shape_rows = run_shape(ctx, s, i + 1, total);
+        rows.insert(rows.end(), shape_rows.begin(), shape_rows.end());
       } catch (const CudaError& e) {  // e.g. out of memory for this shape's copies: record, go on
         std::fprintf(stderr, "shape N=%lld K=%lld failed: %s\n", (long long)s.n, (long long)s.k, e.what());
         recover_or_die(ctx.stream);
@@ -89,6 +97,7 @@ int main(int argc, char** argv) {
         emit(ctx, r);
       }
     }
+    print_bf16a_summary(rows);  // blockfp8_bf16a vs blockfp8_quant_gemm, side by side
   } catch (const CudaError& e) {
     std::fprintf(stderr, "fatal: %s\n", e.what());
     return 2;

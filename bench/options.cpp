@@ -15,7 +15,8 @@ Shapes and sizes
   --add-shape N,K    time this (N, K) in addition to the DeepSeek set (repeatable)
   --m LIST           token counts (default 1,2,4,8,16,32,64,128,256,512,1024,2048,4096,8192)
 
-What to time (the floor, an empty kernel, cuBLASLt and the dispatcher's choice by default)
+What to time (the floor, an empty kernel, cuBLASLt, the dispatcher's choice and, at M <= 256, the
+              bf16-activation backends by default)
   --paths            also every forced SWAPAB_SPLITK path of a small per-M set
                      (token_tile in {t, 2t}, t = max(8, next_pow2(min(M,128))); split_k in {1,2,3,4,6,8})
   --sweep            also every forced path: all token_tile >= t, all split_k, warpgroups 1 and 2
@@ -23,6 +24,13 @@ What to time (the floor, an empty kernel, cuBLASLt and the dispatcher's choice b
   --lt-algos N       time the top N cuBLASLt heuristic algorithms, report the fastest (default 1)
   --no-floor         skip the streaming floor and the empty kernel
   --no-check         skip the SIMT reference and the correctness check
+  --no-bf16a         skip the bf16-activation backends: blockfp8_bf16a (blockfp8_gemm_bf16a, one call)
+                     and blockfp8_quant_gemm (blockfp8_quantize_1x128 + blockfp8_gemm), timed by default
+                     at every M <= 256, checked bitwise against each other and against the SIMT reference
+  --bf16a-max-m N    largest M for the bf16-activation backends (default 256)
+  --no-constw        skip blockfp8_constw: the dispatcher's choice with BLOCKFP8_FLAG_CONST_WEIGHTS (the
+                     weight stream starts before the preceding call in the graph ends), timed by default
+                     at every M <= 128
 
 Timing
   --replays N        graph replays per measurement, median taken (default 20)
@@ -89,6 +97,12 @@ Options parse_options(int argc, char** argv) {
       o.floor = false;
     } else if (a == "--no-check") {
       o.check = false;
+    } else if (a == "--no-constw") {
+      o.const_weights = false;
+    } else if (a == "--no-bf16a") {
+      o.bf16a = false;
+    } else if (a == "--bf16a-max-m") {
+      o.bf16a_max_m = positive(a, value(i));
     } else if (a == "--replays") {
       o.replays = positive(a, value(i));
     } else if (a == "--l2-factor") {

@@ -17,6 +17,9 @@ struct Options {
   int lt_algos = 1, replays = 20, max_copies = 512, device = 0;
   double l2_factor = 3.0, floor_gb = 0;
   bool repeat_check = false, user_shapes = false, quant = false, host_overhead = false;
+  bool bf16a = true;         // the bf16-activation backends (blockfp8_bf16a, blockfp8_quant_gemm)
+  bool const_weights = true;  // the blockfp8_constw backend (BLOCKFP8_FLAG_CONST_WEIGHTS), M <= 128
+  int64_t bf16a_max_m = 256;  // ... at every M up to this
   std::string json_path, commit;
   uint64_t seed = 1;
 };

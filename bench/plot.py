@@ -81,7 +81,9 @@ def plot_shape(key, s, out_dir, plt):
     if forced:
         ax.plot([], [], color="0.75", lw=0.8, label="blockfp8 forced paths")
     styles = {"blockfp8": dict(color="C0", lw=2.2, marker="o", ms=4, zorder=4),
-              "cublaslt": dict(color="C3", lw=1.6, marker="s", ms=4, zorder=3)}
+              "cublaslt": dict(color="C3", lw=1.6, marker="s", ms=4, zorder=3),
+              "blockfp8_bf16a": dict(color="C2", lw=1.6, marker="^", ms=4, zorder=3),
+              "blockfp8_quant_gemm": dict(color="C1", lw=1.2, ls="--", marker="v", ms=3, zorder=2)}
     for b, style in styles.items():
         pts = sorted(s["points"].get(b, {}).items())
         if pts:
@@ -187,6 +189,21 @@ def write_md(path, rows, shapes, images, args):
                            f"{w} | {bf_txt} |")
             else:
                 out.append(f"| {m} | - | - | - | - | - | - | {fmt(c['cold_us'] if c else None)} | - | - | - | {bf_txt} |")
+        fused, two = s["points"].get("blockfp8_bf16a", {}), s["points"].get("blockfp8_quant_gemm", {})
+        if fused or two:
+            out.append("\nbf16 activations: `blockfp8_bf16a` (blockfp8_gemm_bf16a) against `blockfp8_quant_gemm` "
+                       "(blockfp8_quantize_1x128 + blockfp8_gemm) on the same X.\n")
+            out.append("| M | bf16a path | bf16a cold µs | quant_gemm cold µs | bf16a / quant_gemm | bf16a × floor "
+                       "| bitwise identical | rel_err |")
+            out.append("|---:|---|---:|---:|---:|---:|---|---:|")
+            for m in sorted(set(fused) | set(two)):
+                a, b = fused.get(m), two.get(m)
+                how = {0: "two launches", 1: "one launch"}.get(a.get("one_launch") if a else None, "-")
+                ratio = a["cold_us"] / b["cold_us"] if a and b and b["cold_us"] else None
+                same = {True: "yes", False: "**NO**"}.get((a or b or {}).get("identical"), "-")
+                out.append(f"| {m} | {how} | {fmt(a['cold_us'] if a else None)} | {fmt(b['cold_us'] if b else None)} "
+                           f"| {fmt(ratio, '.3f')} | {fmt(a['cold_us'] / f if a and f else None)} | {same} "
+                           f"| {fmt(a.get('rel_err') if a else None, '.2e')} |")
         lt_errs = [r for r in lt.values() if r.get("rel_err") is not None]
         if lt_errs:
             worst = max(lt_errs, key=lambda r: r["rel_err"])

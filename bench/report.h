@@ -22,12 +22,14 @@ struct RunInfo {
 
 // One timed point. Optional numbers print as null in JSON and "-" in the table.
 struct Row {
-  std::string backend;  // "blockfp8", "blockfp8:<config>", "cublaslt", "floor", "empty"
+  std::string backend;  // "blockfp8", "blockfp8:<config>", "cublaslt", "floor", "empty",
+                        // "blockfp8_bf16a", "blockfp8_quant_gemm"
   std::string config;
   std::string shape_name;
   int64_t n = 0, k = 0, m = 0;
   std::optional<double> cold_us, hot_us, rel_err, max_abs_err, floor_us, cublaslt_us;
   std::optional<bool> written;
+  std::optional<bool> identical;  // bf16-activation backends: blockfp8_bf16a's C == blockfp8_quant_gemm's, bitwise
   double flops = 0, bytes = 0;
   int copies = 0, hot_calls = 0, replays = 0;
   std::string error;   // non-empty: the point could not be measured, and why
@@ -52,6 +54,10 @@ class MarkdownTable {
   void header() const;
   void row(const Row& r) const;
 };
+
+// The bf16-activation backends side by side (blockfp8_bf16a against blockfp8_quant_gemm at each
+// shape and M of `rows`): a markdown table on stdout; nothing when rows hold neither.
+void print_bf16a_summary(const std::vector<Row>& rows);
 
 std::string json_escape(const std::string& s);
 std::string utc_now_iso8601();

@@ -145,6 +145,111 @@ void measure_into(Context& ctx, Row& r, const Operands& ops, const Enqueue& enqu
   }
 }
 
+// The bf16-activation backends at one M (--no-bf16a skips them): the same weight copies, per copy a
+// bf16 X [m][K] and a workspace slot (X_q [m][K], then its row-major scales), the same cold rotation.
+//   blockfp8_quant_gemm: blockfp8_quantize_1x128 into the slot, then blockfp8_gemm (two launches);
+//   blockfp8_bf16a:      blockfp8_gemm_bf16a with the slot as its workspace (one launch where it can).
+// Checked: each against the SIMT kernel run on X_q as blockfp8_quantize_1x128 makes it (copy 0), and
+// the two outputs of copy 0 against each other bit for bit (the contract of blockfp8_gemm_bf16a).
+struct Bf16aInputs {
+  std::vector<const void*> x;
+  std::vector<uint8_t*> ws;  // X_q at the slot's start, scales at scales_offset
+  size_t ws_bytes = 0, scales_offset = 0;
+  float* ref = nullptr;  // device, m x N fp32; nullptr with --no-check
+};
+
+constexpr blockfp8_scale_format_t kBf16aFormat = BLOCKFP8_SCALE_FP32;
+
+void run_bf16a_backends(Context& ctx, const Operands& ops, const Bf16aInputs& in,
+                        const Row& proto, std::vector<Row>& rows) {
+  cudaStream_t st = ctx.stream;
+  const int64_t m = ops.m, N = ops.n, K = ops.k, kb = ops.k_blocks();
+  auto scales = [&](int c) { return reinterpret_cast<float*>(in.ws[c] + in.scales_offset); };
+  auto quant_gemm = [&](int c, cudaStream_t s) {
+    blockfp8_status_t status = blockfp8_quantize_1x128(m, K, in.x[c], K, BLOCKFP8_DTYPE_BF16, in.ws[c], K, scales(c),
+                                                       kb, 1, kBf16aFormat, s);
+    if (status != BLOCKFP8_SUCCESS) throw LibError(status, "blockfp8_quantize_1x128");
+    status = blockfp8_gemm(m, N, K, in.ws[c], K, scales(c), kb, 1, ops.b[c], K, ops.b_scale[c], kb, 1, ops.c[c], N,
+                           BLOCKFP8_DTYPE_BF16, s);
+    if (status != BLOCKFP8_SUCCESS) throw LibError(status, "blockfp8_gemm");
+  };
+  auto bf16a = [&](int c, cudaStream_t s) {
+    const blockfp8_status_t status =
+        blockfp8_gemm_bf16a(m, N, K, in.x[c], K, BLOCKFP8_DTYPE_BF16, ops.b[c], K, ops.b_scale[c], kb, 1, ops.c[c], N,
+                            BLOCKFP8_DTYPE_BF16, kBf16aFormat, in.ws[c], in.ws_bytes, s);
+    if (status != BLOCKFP8_SUCCESS) throw LibError(status, "blockfp8_gemm_bf16a");
+  };
+
+  const std::string plan = plan_name(m, N, K);
+  size_t need = 0;
+  const blockfp8_status_t ws_status =
+      blockfp8_gemm_bf16a_workspace_size(m, N, K, in.x[0], K, BLOCKFP8_DTYPE_BF16, ops.b[0], K, &need);
+
+  // Bitwise: copy 0 through both, each output poisoned differently first (0xFFFF / 0xFEFE), so an
+  // element one of them skipped cannot match.
+  std::optional<bool> identical;
+  std::string identity_note;
+  try {
+    poison_bf16(ops.c[0], N, m, N, st, 0xFF);
+    quant_gemm(0, st);
+    const std::vector<uint16_t> two = fetch_bf16(ops.c[0], N, m, N, st);
+    poison_bf16(ops.c[0], N, m, N, st, 0xFE);
+    bf16a(0, st);
+    const std::vector<uint16_t> one = fetch_bf16(ops.c[0], N, m, N, st);
+    identical = one == two;
+    if (!*identical) {
+      size_t differ = 0, first = 0;
+      for (size_t i = 0; i < one.size(); ++i)
+        if (one[i] != two[i] && differ++ == 0) first = i;
+      char buf[160];
+      std::snprintf(buf, sizeof buf, "NOT bitwise identical to quantize+gemm: %zu of %zu elements differ, first at (%zu, %zu)",
+                    differ, one.size(), first / size_t(N), first % size_t(N));
+      identity_note = buf;
+      std::fprintf(stderr, "  blockfp8_bf16a M=%lld: %s\n", (long long)m, buf);
+    }
+  } catch (const CudaError& e) {
+    identity_note = std::string("bitwise check failed: ") + e.what();
+    recover_or_die(st);
+  }
+
+  auto add_note = [](Row& r, const std::string& note) {
+    if (!note.empty()) r.note += (r.note.empty() ? "" : "; ") + note;
+  };
+  // Both move at least X (bf16), the weight and its scales, and C; the two-launch path adds X_q's round trip.
+  const double bytes = 2.0 * double(m) * K + double(N) * K + 4.0 * double(ops.n_blocks()) * kb + 2.0 * double(m) * N;
+
+  Row q = proto;
+  q.backend = "blockfp8_quant_gemm";
+  q.config = "quantize_1x128+" + plan;
+  q.bytes = bytes;
+  q.identical = identical;
+  add_note(q, identity_note);
+  measure_into(ctx, q, ops, quant_gemm, ops.c[0], in.ref);
+  emit(ctx, q);
+  rows.push_back(q);
+
+  Row f = proto;
+  f.backend = "blockfp8_bf16a";
+  f.bytes = bytes;
+  f.identical = identical;
+  if (ws_status != BLOCKFP8_SUCCESS) {
+    f.config = plan;
+    f.error = std::string("blockfp8_gemm_bf16a_workspace_size: ") + blockfp8_status_string(ws_status);
+  } else if (need > in.ws_bytes) {
+    f.config = plan;
+    f.error = "workspace of " + std::to_string(need) + " bytes asked for, slot holds " + std::to_string(in.ws_bytes);
+  } else {
+    f.config = need == 0 ? plan + "+fused_a" : "quantize_1x128+" + plan;
+    f.extra.push_back({"workspace_bytes", double(need)});
+    f.extra.push_back({"one_launch", need == 0 ? 1.0 : 0.0});
+    add_note(f, identity_note);
+    measure_into(ctx, f, ops, bf16a, ops.c[0], in.ref);
+    if (f.cold_us && q.cold_us && *q.cold_us > 0 && q.error.empty()) f.extra.push_back({"x_quant_gemm", *f.cold_us / *q.cold_us});
+  }
+  emit(ctx, f);
+  rows.push_back(f);
+}
+
 }  // namespace
 
 std::vector<Row> run_shape(Context& ctx, const Shape& shape, int index, int total) {
@@ -242,6 +347,23 @@ std::vector<Row> run_shape(Context& ctx, const Shape& shape, int index, int tota
   }
   DeviceBuffer abuf(a_pool), asbuf(as_pool), cbuf(c_pool);
   DeviceBuffer refbuf(o.check ? size_t(o.ms.back() * N) * 4 : 0);
+
+  // The bf16-activation backends' pools: per copy X [m][K] bf16 and a workspace slot (X_q, scales).
+  auto bf16a_at = [&](int64_t m) { return o.bf16a && m <= o.bf16a_max_m; };
+  auto x_slot = [&](int64_t m) { return round_up(size_t(m * K) * 2, 256); };
+  auto q_bytes = [&](int64_t m) { return round_up(size_t(m * K), 256); };
+  auto work_slot = [&](int64_t m) { return q_bytes(m) + round_up(size_t(m * kb) * 4, 256); };
+  size_t x_pool = 0, ws_pool = 0;
+  int64_t bf16a_max = 0;
+  for (int64_t m : o.ms)
+    if (bf16a_at(m)) {
+      const size_t c = size_t(copies_for(m));
+      x_pool = std::max(x_pool, c * x_slot(m));
+      ws_pool = std::max(ws_pool, c * work_slot(m));
+      bf16a_max = std::max(bf16a_max, m);
+    }
+  DeviceBuffer xbuf(x_pool), wsbuf_a(ws_pool);
+  DeviceBuffer refqbuf(o.check ? size_t(bf16a_max * N) * 4 : 0);
 
   for (int64_t m : o.ms) {
     const int copies = copies_for(m);
@@ -357,11 +479,56 @@ std::vector<Row> run_shape(Context& ctx, const Shape& shape, int index, int tota
     };
 
     run_blockfp8("blockfp8", plan_name(m, N, K), std::nullopt);
+    if (o.const_weights && m <= 128) {
+      blockfp8_config_t constw{};
+      constw.kernel = BLOCKFP8_KERNEL_AUTO;
+      constw.flags = BLOCKFP8_FLAG_CONST_WEIGHTS;
+      run_blockfp8("blockfp8_constw", plan_name(m, N, K) + "+const_weights", constw);
+    }
     if (o.paths || o.sweep)
       for (const blockfp8_config_t& cfg : forced_paths(m, o.sweep)) {
         const std::string name = config_name(cfg);
         run_blockfp8("blockfp8:" + name, name, cfg);
       }
+
+    if (bf16a_at(m)) {
+      Bf16aInputs in;
+      in.ws_bytes = work_slot(m);
+      in.scales_offset = q_bytes(m);
+      for (int c = 0; c < copies; ++c) {
+        uint8_t* xp = xbuf.get<uint8_t>() + x_slot(m) * c;
+        fill_bf16(xp, size_t(m * K), tensor_seed(o.seed, 5, c, uint64_t(m) * 7919 + uint64_t(K)), st);
+        in.x.push_back(xp);
+        in.ws.push_back(wsbuf_a.get<uint8_t>() + work_slot(m) * c);
+      }
+      BENCH_CUDA(cudaStreamSynchronize(st));
+      // Its reference: copy 0 quantised by the library, then the SIMT kernel on X_q (fp32 output).
+      std::string qref_note;
+      if (o.check) {
+        float* s0 = reinterpret_cast<float*>(in.ws[0] + in.scales_offset);
+        blockfp8_config_t simt{};
+        simt.kernel = BLOCKFP8_KERNEL_SIMT;
+        blockfp8_status_t s = blockfp8_quantize_1x128(m, K, in.x[0], K, BLOCKFP8_DTYPE_BF16, in.ws[0], K, s0, kb, 1,
+                                                      kBf16aFormat, st);
+        if (s == BLOCKFP8_SUCCESS)
+          s = blockfp8_gemm_ex(m, N, K, in.ws[0], K, s0, kb, 1, ops.b[0], K, ops.b_scale[0], kb, 1, refqbuf.get(), N,
+                               BLOCKFP8_DTYPE_FP32, &simt, st);
+        const cudaError_t e = s == BLOCKFP8_SUCCESS ? cudaStreamSynchronize(st) : cudaSuccess;
+        if (s == BLOCKFP8_SUCCESS && e == cudaSuccess) {
+          in.ref = refqbuf.get<float>();
+        } else {
+          qref_note = s != BLOCKFP8_SUCCESS ? std::string("reference failed: ") + blockfp8_status_string(s)
+                                            : std::string("reference failed: ") + cudaGetErrorString(e);
+          std::fprintf(stderr, "  bf16a %s\n", qref_note.c_str());
+          recover_or_die(st);
+        }
+      }
+      Row proto = base_row(shape, ops, ctx);
+      proto.floor_us = floor_us;
+      proto.cublaslt_us = lt_us;
+      proto.note = qref_note;
+      run_bf16a_backends(ctx, ops, in, proto, rows);
+    }
   }
   return rows;
 }

@@ -2,7 +2,8 @@
 // Follow one call: blockfp8_gemm -> validate (validate.cpp) -> choose/check_config (dispatch.cpp)
 // -> launch_swapab_splitk (kernels/swapab_splitk.cu) or launch_simt_gemm (kernels/simt_gemm.cu).
 // The quantiser: blockfp8_quantize_1x128 -> validate_quantize -> launch_quantize_1x128
-// (kernels/quantize_1x128.cu).
+// (kernels/quantize_1x128.cu). From bf16 activations: blockfp8_gemm_bf16a -> validate_fused ->
+// plan_fused -> launch_swapab_fused (kernels/swapab_splitk.cu), or the quantiser then the GEMM.
 #include <cstdio>
 
 #include "blockfp8/blockfp8.h"
@@ -38,6 +39,36 @@ blockfp8_config_t auto_config(int64_t m, int64_t n, int64_t k, const DeviceInfo&
     cfg.kernel = BLOCKFP8_KERNEL_SIMT;
   }
   return cfg;
+}
+
+// How blockfp8_gemm_bf16a serves a call: the fused decode kernel's ring (0: two launches) and the
+// workspace the two-launch path needs (X_q [M][K] bytes, then row-major scales [M][K/128]).
+struct FusedPlan {
+  blockfp8_config_t cfg;
+  int fused_stages;
+  size_t workspace_bytes;
+  size_t scales_offset;
+};
+
+// Whether the GEMM on the two-launch path's output could use TMA: A is then the 16-byte aligned
+// workspace with lda = K (a multiple of 128), so only B decides.
+bool b_tma_ok(const void* b, int64_t ldb) {
+  Problem probe;
+  probe.a = b, probe.lda = ldb, probe.b = b, probe.ldb = ldb;
+  return tma_compatible(probe);
+}
+
+FusedPlan plan_fused(int64_t m, int64_t n, int64_t k, const void* x, int64_t ldx, blockfp8_dtype_t x_dtype,
+                     bool b_tma_ok, const DeviceInfo& dev) {
+  FusedPlan f{};
+  // The configuration blockfp8_gemm would run on the quantiser's output (16-byte aligned workspace,
+  // lda = K): the fused kernel must follow it to give the same bits.
+  f.cfg = auto_config(m, n, k, dev, /*invariant=*/false, b_tma_ok);
+  const bool x_ok = x_dtype == BLOCKFP8_DTYPE_BF16 && reinterpret_cast<uintptr_t>(x) % 16 == 0 && ldx % 8 == 0;
+  f.fused_stages = x_ok ? swapab_fused_stages(f.cfg, m, k, dev) : 0;
+  f.scales_offset = size_t((m * k + 15) / 16 * 16);
+  f.workspace_bytes = f.fused_stages ? 0 : f.scales_offset + size_t(m * (k / 128)) * 4;
+  return f;
 }
 
 }  // namespace
@@ -82,6 +113,8 @@ BLOCKFP8_API blockfp8_status_t blockfp8_gemm_ex(
   const DeviceInfo* dev = nullptr;
   if ((st = hopper_device(&dev)) != BLOCKFP8_SUCCESS) return st;
 
+  constexpr int32_t kKnownFlags = BLOCKFP8_FLAG_BATCH_INVARIANT | BLOCKFP8_FLAG_CONST_WEIGHTS;
+  if (config && (config->flags & ~kKnownFlags)) return BLOCKFP8_ERROR_INVALID_CONFIG;
   blockfp8_config_t cfg{};
   if (config && config->kernel != BLOCKFP8_KERNEL_AUTO) {
     cfg = *config;
@@ -91,6 +124,7 @@ BLOCKFP8_API blockfp8_status_t blockfp8_gemm_ex(
   } else {
     const bool invariant = config && (config->flags & BLOCKFP8_FLAG_BATCH_INVARIANT);
     cfg = auto_config(m, n, k, *dev, invariant, tma_compatible(p));
+    if (config) cfg.flags |= config->flags & BLOCKFP8_FLAG_CONST_WEIGHTS;
   }
 
   switch (cfg.kernel) {
@@ -136,6 +170,52 @@ BLOCKFP8_API blockfp8_status_t blockfp8_quantize_1x128(int64_t m, int64_t k, con
   const DeviceInfo* dev = nullptr;
   if ((st = hopper_device(&dev)) != BLOCKFP8_SUCCESS) return st;
   return launch_quantize_1x128(q, stream);
+}
+
+BLOCKFP8_API blockfp8_status_t blockfp8_gemm_bf16a(int64_t m, int64_t n, int64_t k, const void* x, int64_t ldx,
+                                                   blockfp8_dtype_t x_dtype, const void* b, int64_t ldb,
+                                                   const float* b_scale, int64_t b_scale_stride_n,
+                                                   int64_t b_scale_stride_k, void* c, int64_t ldc,
+                                                   blockfp8_dtype_t c_dtype, blockfp8_scale_format_t fmt,
+                                                   void* workspace, size_t workspace_bytes, cudaStream_t stream) {
+  Problem p;
+  p.m = m, p.n = n, p.k = k;
+  p.b = b, p.ldb = ldb, p.b_scale = b_scale, p.b_scale_stride_n = b_scale_stride_n, p.b_scale_stride_k = b_scale_stride_k;
+  p.c = c, p.ldc = ldc, p.c_dtype = c_dtype;
+  FusedA fa;
+  fa.x = x, fa.ldx = ldx, fa.x_dtype = x_dtype, fa.fmt = fmt, fa.workspace = workspace, fa.workspace_bytes = workspace_bytes;
+  blockfp8_status_t st = validate_fused(p, fa);
+  if (st != BLOCKFP8_SUCCESS || m == 0) return st;
+  const DeviceInfo* dev = nullptr;
+  if ((st = hopper_device(&dev)) != BLOCKFP8_SUCCESS) return st;
+
+  const FusedPlan plan = plan_fused(m, n, k, x, ldx, x_dtype, b_tma_ok(b, ldb), *dev);
+  if (plan.fused_stages) return launch_swapab_fused(p, fa, plan.cfg, plan.fused_stages, *dev, stream);
+
+  // Two launches through the workspace.
+  if (!workspace || workspace_bytes < plan.workspace_bytes) return BLOCKFP8_ERROR_INVALID_VALUE;
+  uint8_t* x_q = static_cast<uint8_t*>(workspace);
+  float* scales = reinterpret_cast<float*>(x_q + plan.scales_offset);
+  if ((st = blockfp8_quantize_1x128(m, k, x, ldx, x_dtype, x_q, k, scales, k / 128, 1, fmt, stream)) != BLOCKFP8_SUCCESS)
+    return st;
+  return blockfp8_gemm(m, n, k, x_q, k, scales, k / 128, 1, b, ldb, b_scale, b_scale_stride_n, b_scale_stride_k, c, ldc,
+                       c_dtype, stream);
+}
+
+BLOCKFP8_API blockfp8_status_t blockfp8_gemm_bf16a_workspace_size(int64_t m, int64_t n, int64_t k, const void* x,
+                                                                  int64_t ldx, blockfp8_dtype_t x_dtype, const void* b,
+                                                                  int64_t ldb, size_t* bytes) {
+  if (!bytes) return BLOCKFP8_ERROR_INVALID_VALUE;
+  if (m < 0 || n < 1 || k < 1 || m >= (int64_t(1) << 31) || n >= (int64_t(1) << 31) || k >= (int64_t(1) << 31))
+    return BLOCKFP8_ERROR_INVALID_SHAPE;
+  if (k % 128 != 0) return BLOCKFP8_ERROR_K_NOT_MULTIPLE_OF_128;
+  *bytes = 0;
+  if (m == 0) return BLOCKFP8_SUCCESS;
+  const DeviceInfo* dev = nullptr;
+  const blockfp8_status_t st = hopper_device(&dev);
+  if (st != BLOCKFP8_SUCCESS) return st;
+  *bytes = plan_fused(m, n, k, x, ldx, x_dtype, b_tma_ok(b, ldb), *dev).workspace_bytes;
+  return BLOCKFP8_SUCCESS;
 }
 
 BLOCKFP8_API int blockfp8_config_name(const blockfp8_config_t* config, char* buf, size_t size) {

@@ -2,6 +2,7 @@
 
 #include <cuda_runtime_api.h>
 
+#include <iterator>
 #include <mutex>
 
 #include "kernels/launch.h"
@@ -30,7 +31,15 @@ bool query(int dev, DeviceInfo& info) {
     // The decode kernel at its deepest ring: one CTA per SM.
     const int smem = swapab_smem_bytes(8, kSwapabRowsPerTile, 1, swapab_max_stages(8, kSwapabRowsPerTile, 1, 1, info), 1);
     for (int s = 1; s <= kMaxSplitK; ++s) info.max_clusters[s] = swapab_max_active_clusters(s, smem);
+    for (int i = 0; i < int(std::size(kSwapabTokenTiles)); ++i)
+      for (int w = 1; w <= 2; ++w) info.swapab_reg_ctas[i][w] = swapab_reg_ctas(kSwapabTokenTiles[i], w);
   }
+  int per_sm = 0;
+  if (cudaDeviceGetAttribute(&per_sm, cudaDevAttrMaxSharedMemoryPerMultiprocessor, dev) == cudaSuccess) info.smem_per_sm = per_sm;
+  int reserved = 0;
+  if (cudaDeviceGetAttribute(&reserved, cudaDevAttrReservedSharedMemoryPerBlock, dev) == cudaSuccess)
+    info.smem_reserved_per_cta = reserved;
+  info.ordinal = dev;
   return true;
 }
 

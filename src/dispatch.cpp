@@ -20,6 +20,25 @@ int swapab_smem_bytes(int token_tile, int weight_rows, int kblocks, int stages, 
   return 1024 + ring + std::max(reduction + scales, overread);
 }
 
+int swapab_fused_smem_bytes(int token_tile, int weight_rows, int kblocks, int stages, int kb_slice) {
+  // The decode kernel's, less the token tiles of each stage, plus the K slice's resident tokens.
+  return swapab_smem_bytes(token_tile, weight_rows, kblocks, stages, kb_slice) -
+         stages * kblocks * token_tile * 128 + kb_slice * token_tile * 128;
+}
+
+int swapab_fused_stages(const blockfp8_config_t& cfg, int64_t m, int64_t k, const DeviceInfo& dev) {
+  if (cfg.kernel != BLOCKFP8_KERNEL_SWAPAB_SPLITK || cfg.warpgroups != 2 || m > cfg.token_tile ||
+      cfg.token_tile > kSwapabFusedMaxTokenTile || cfg.stage_kblocks < 1)
+    return 0;
+  const int kb_slice = swapab_kb_slice(k / 128, cfg.split_k);
+  if (m * kb_slice > kSwapabFusedMaxGroups) return 0;
+  const int fixed = swapab_fused_smem_bytes(cfg.token_tile, cfg.weight_rows, cfg.stage_kblocks, 0, kb_slice);
+  const int per_stage = swapab_fused_smem_bytes(cfg.token_tile, cfg.weight_rows, cfg.stage_kblocks, 1, kb_slice) - fixed;
+  const int deepest = std::min<int>(kSwapabMaxStages, std::max(0, dev.smem_per_block_optin - fixed) / per_stage);
+  const int stages = std::min(deepest, std::max(cfg.stages, swapab_min_stages(cfg.token_tile, 2)));
+  return stages >= swapab_min_stages(cfg.token_tile, 2) ? stages : 0;
+}
+
 int swapab_min_stages(int token_tile, int warpgroups) {
   return token_tile <= kSwapabMaxPipelinedTokenTile ? 2 * warpgroups : 1;
 }
@@ -29,6 +48,21 @@ int swapab_max_stages(int token_tile, int weight_rows, int kblocks, int kb_slice
   const int64_t room = int64_t(dev.smem_per_block_optin) - fixed;
   const int per_stage = swapab_stage_bytes(token_tile, weight_rows, kblocks) + 16;
   return int(std::max<int64_t>(0, std::min<int64_t>(kSwapabMaxStages, room / per_stage)));
+}
+
+int swapab_default_stages(int token_tile, int weight_rows, int kblocks, int kb_slice, int warpgroups,
+                          const DeviceInfo& dev) {
+  const int per_slice = (kb_slice + kblocks - 1) / kblocks;
+  return std::max(swapab_min_stages(token_tile, warpgroups),
+                  std::min(swapab_max_stages(token_tile, weight_rows, kblocks, kb_slice, dev), per_slice + per_slice / 2));
+}
+
+int swapab_ctas_per_sm(int token_tile, int warpgroups, int smem_bytes, const DeviceInfo& dev) {
+  int by_regs = 1;
+  for (int i = 0; i < int(std::size(kSwapabTokenTiles)); ++i)
+    if (kSwapabTokenTiles[i] == token_tile && warpgroups >= 1 && warpgroups <= 2) by_regs = dev.swapab_reg_ctas[i][warpgroups];
+  const int by_smem = dev.smem_per_sm / std::max(1, smem_bytes + dev.smem_reserved_per_cta);
+  return std::max(1, std::min(by_regs, by_smem));
 }
 
 int swapab_default_stage_kblocks(int token_tile, int weight_rows, int warpgroups, int kb_slice,
@@ -57,25 +91,54 @@ int cluster_capacity(int split, const DeviceInfo& dev) {
   return 0;
 }
 
-bool runnable(int token_tile, int weight_rows, int split, int64_t kb_total, const DeviceInfo& dev) {
+// Whether the default configuration of (token_tile, weight_rows, split) runs on dev with a ring of
+// at least `min_ring` stages (0: the shallowest that cannot deadlock).
+bool runnable(int token_tile, int weight_rows, int split, int64_t kb_total, int min_ring, const DeviceInfo& dev) {
   if (split > kb_total || cluster_capacity(split, dev) == 0) return false;
   const int w = default_warpgroups(token_tile);
   const int slice = swapab_kb_slice(kb_total, split);
   const int kblocks = swapab_default_stage_kblocks(token_tile, weight_rows, w, slice, dev);
-  return swapab_max_stages(token_tile, weight_rows, kblocks, slice, dev) >= swapab_min_stages(token_tile, w);
+  const int deepest = swapab_max_stages(token_tile, weight_rows, kblocks, slice, dev);
+  const int per_slice = (slice + kblocks - 1) / kblocks;  // a ring deeper than a K slice never fills
+  return deepest >= swapab_min_stages(token_tile, w) && deepest >= std::min(min_ring, per_slice);
+}
+
+// CTAs of a default decode configuration that share one SM.
+int ctas_per_sm(int token_tile, int weight_rows, int split, int64_t kb_total, const DeviceInfo& dev) {
+  const int w = default_warpgroups(token_tile);
+  const int slice = swapab_kb_slice(kb_total, split);
+  const int kblocks = swapab_default_stage_kblocks(token_tile, weight_rows, w, slice, dev);
+  const int stages = swapab_default_stages(token_tile, weight_rows, kblocks, slice, w, dev);
+  return swapab_ctas_per_sm(token_tile, w, swapab_smem_bytes(token_tile, weight_rows, kblocks, stages, slice), dev);
 }
 
 }  // namespace
 
+bool tiled_wins_mid_m(int64_t m, int64_t n, int64_t k, const DeviceInfo& dev) {
+  // Measured (bench/results/logs/2026-11-29-third-session/paths-mid-m.jsonl, H200, cold): where the
+  // weight spans many 128-row tiles, the tiled kernel beats the decode kernel once the token tile
+  // would be 128 wide (one warpgroup, no overlap): 32768x512 M=128 12.3 vs 42.0 us, 7168x16384
+  // M=128 67.8 vs 103-129 us; and at M = 64 on short K, where decode tiles are all epilogue:
+  // 32768x512 M=64 17.1 vs 23.2 us. Not on narrow weights: 2112x7168 M=128 30.1 vs 20.3 us.
+  const int64_t weight_tiles = (n + 127) / 128;
+  if (weight_tiles * 3 < dev.sm_count) return false;
+  return m > kSwapabMaxPipelinedTokenTile || (m > 32 && k <= 1024);
+}
+
 double swapab_cost_ns(int64_t m, int64_t n, int64_t k, int token_tile, int weight_rows, int split_k,
                       const DeviceInfo& dev) {
-  const int cap = cluster_capacity(split_k, dev);
-  if (cap == 0) return 1e30;
+  if (cluster_capacity(split_k, dev) == 0 || split_k > k / 128) return 1e30;
+  // Where a configuration's footprint is small (short K), several CTAs share an SM, and the launch
+  // sizes its grid for all of them.
+  const int per_sm = ctas_per_sm(token_tile, weight_rows, split_k, k / 128, dev);
+  const int64_t cap = int64_t(cluster_capacity(split_k, dev)) * per_sm;
   const int64_t m_tiles = ceil_div(std::max<int64_t>(m, 1), token_tile);
   const int64_t tiles = int64_t(ceil_div(n, weight_rows)) * m_tiles;
   // The kernel is persistent: each cluster walks tiles cap apart, so the busiest SM streams
   // `rounds` tiles' K slices back to back without draining its pipeline in between.
   const int64_t rounds = (tiles + cap - 1) / cap;
+  // CTAs streaming side by side on the busiest SM share its bandwidth.
+  const int64_t sharing = std::min<int64_t>(per_sm, ceil_div(std::min(tiles, cap) * split_k, dev.sm_count));
   const int kb_slice = swapab_kb_slice(k / 128, split_k);
   // Per k-block an SM reads weight_rows weight rows from HBM and the token tile's rows that exist
   // (TMA fills rows past M with zeros without reading them) from L2, where every CTA of the K slice
@@ -84,7 +147,7 @@ double swapab_cost_ns(int64_t m, int64_t n, int64_t k, int token_tile, int weigh
   const double kb_bytes = 128.0 * (weight_rows + 0.5 * double(std::min<int64_t>(m, token_tile)));
   // The math of a k-block grows with the token tile (wgmma N): 8 tokens ~ kblock_ns, 64 ~ twice that.
   const double math_ns = dev.kblock_ns * (1.0 + token_tile / 64.0);
-  const double sm_ns = double(rounds) * kb_slice * std::max(kb_bytes / dev.sm_bytes_per_ns, math_ns);
+  const double sm_ns = double(rounds) * kb_slice * std::max(double(sharing) * kb_bytes / dev.sm_bytes_per_ns, math_ns);
   const double hbm_ns = double(m_tiles) * double(n) * double(k) / dev.hbm_bytes_per_ns;
   // Each further round of tiles pays a cluster barrier, the reduction and the next tile's scales, only
   // partly hidden behind its loads; the last tile's reduction is not hidden at all.
@@ -96,7 +159,7 @@ blockfp8_config_t choose_config(int64_t m, int64_t n, int64_t k, const DeviceInf
   // Above kSwapabMaxM tokens the decode kernel re-reads the weight once per 128 tokens and runs its
   // widest tile without overlap; the tiled kernel reads each weight tile once per wave of token tiles
   // (bench/results: at N=2112, K=7168 decode 25.3 / tiled 27.8 us at M=128, 34.3 / 28.9 at M=256).
-  if (m > kSwapabMaxM) {
+  if (m > kSwapabMaxM || tiled_wins_mid_m(m, n, k, dev)) {
     blockfp8_config_t tiled = choose_tiled_config(m, n, k, dev);
     if (check_tiled_config(tiled, m, n, k, dev) == BLOCKFP8_SUCCESS) return tiled;
   }
@@ -108,13 +171,17 @@ blockfp8_config_t choose_config(int64_t m, int64_t n, int64_t k, const DeviceInf
   const int64_t kb_total = k / 128;
   double best = -1;
   // Near-ties go to the smaller split (less reduction), then the wider tile (fewer, larger requests).
-  for (int s = 1; s <= kMaxSplitK; ++s) {
-    for (int r = int(std::size(kSwapabWeightRows)) - 1; r >= 0; --r) {
-      const int rows = kSwapabWeightRows[r];
-      if (!runnable(cfg.token_tile, rows, s, kb_total, dev)) continue;
-      const double cost = swapab_cost_ns(m, n, k, cfg.token_tile, rows, s, dev);
-      if (best < 0 || cost < best * 0.98) best = cost, cfg.weight_rows = rows, cfg.split_k = s;
+  // Rings of kSwapabUsefulStages first; shallower ones only when no configuration has one.
+  for (int min_ring : {kSwapabUsefulStages, 0}) {
+    for (int s = 1; s <= kMaxSplitK; ++s) {
+      for (int r = int(std::size(kSwapabWeightRows)) - 1; r >= 0; --r) {
+        const int rows = kSwapabWeightRows[r];
+        if (!runnable(cfg.token_tile, rows, s, kb_total, min_ring, dev)) continue;
+        const double cost = swapab_cost_ns(m, n, k, cfg.token_tile, rows, s, dev);
+        if (best < 0 || cost < best * 0.98) best = cost, cfg.weight_rows = rows, cfg.split_k = s;
+      }
     }
+    if (best >= 0) break;
   }
   if (best < 0) cfg.weight_rows = kSwapabRowsPerTile, cfg.split_k = 1;  // check_config will refuse it
   return cfg;
@@ -161,12 +228,8 @@ blockfp8_status_t check_config(blockfp8_config_t& cfg, int64_t m, int64_t n, int
       if (cfg.stage_kblocks < 1 || cfg.stage_kblocks > kSwapabMaxStageKBlocks) return BLOCKFP8_ERROR_INVALID_CONFIG;
       const int min_stages = swapab_min_stages(cfg.token_tile, cfg.warpgroups);
       const int max_stages = swapab_max_stages(cfg.token_tile, cfg.weight_rows, cfg.stage_kblocks, kb_slice, dev);
-      if (cfg.stages == 0) {
-        // Deep enough to hold a whole K slice and the start of the next tile's: more stages would
-        // never be filled.
-        const int per_slice = (kb_slice + cfg.stage_kblocks - 1) / cfg.stage_kblocks;
-        cfg.stages = std::max(min_stages, std::min(max_stages, per_slice + per_slice / 2));
-      }
+      if (cfg.stages == 0)
+        cfg.stages = swapab_default_stages(cfg.token_tile, cfg.weight_rows, cfg.stage_kblocks, kb_slice, cfg.warpgroups, dev);
       if (cfg.stages < min_stages || cfg.stages > max_stages) return BLOCKFP8_ERROR_INVALID_CONFIG;
       return BLOCKFP8_SUCCESS;
     }

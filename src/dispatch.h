@@ -17,6 +17,13 @@ struct DeviceInfo {
   // the device can hold at once; 0 = unknown. Clusters are placed within one GPC, so this is
   // not sm_count / s on Hopper (132 SMs hold 32 clusters of 4, not 33).
   int max_clusters[9] = {0, 132, 66, 44, 32, 26, 22, 18, 16};
+  int ordinal = 0;                  // the CUDA device index (keys the launchers' caches)
+  int smem_per_sm = 233472;         // bytes of shared memory one SM shares among its CTAs
+  int smem_reserved_per_cta = 1024;  // what the runtime keeps of it per resident CTA
+  // swapab_reg_ctas[i][w]: decode CTAs of token tile kSwapabTokenTiles[i] with w math warpgroups
+  // one SM holds by registers and threads alone (no shared memory): queried per kernel instantiation
+  // at device start; the defaults follow the ptxas report (docs/ptxas-report.txt).
+  int swapab_reg_ctas[5][3] = {{0, 5, 3}, {0, 5, 2}, {0, 3, 1}, {0, 2, 1}, {0, 1, 0}};
   // Measured on the H200 (bench/results): one SM pulls about 37 GB/s out of L2/HBM with TMA, and
   // all of them together about 4.6 TB/s out of HBM. Bytes per nanosecond.
   double sm_bytes_per_ns = 37.0;
@@ -54,6 +61,20 @@ inline int swapab_kb_slice(int64_t kb_total, int split_k) { return int((kb_total
 // Shared memory of the decode kernel's CTA: the stage ring, two reduction buffers, the scales of two
 // tiles' K slices, the barriers, and the rows wgmma reads past a short weight tile.
 int swapab_smem_bytes(int token_tile, int weight_rows, int kblocks, int stages, int kb_slice);
+// Shared memory of the fused-A decode kernel: the decode kernel's with weight-only stages, plus the K
+// slice's quantised tokens, resident for every tile.
+int swapab_fused_smem_bytes(int token_tile, int weight_rows, int kblocks, int stages, int kb_slice);
+// The fused-A kernel's ring for a configuration the dispatcher chose for the two-launch path, or 0
+// when it does not take it (more than one token tile, one warpgroup, no room for a ring, or more
+// groups of 128 than one pass of loads covers).
+int swapab_fused_stages(const blockfp8_config_t& cfg, int64_t m, int64_t k, const DeviceInfo& dev);
+constexpr int kSwapabFusedMaxTokenTile = 32;
+// The fused kernel quantises its K slice (M x kb_slice groups of 128) before its main loop, while the
+// weight stream starts; that costs more than the separate quantiser launch saves beyond about 96
+// groups a CTA (bench/results/logs/2026-11-29-third-session/fused-v5-*.md, bf16a / two launches:
+// 2112x7168 M = 1 / 4 / 8 (19 / 76 / 152 groups) 0.83 / 0.92 / 1.18; 576x7168 M = 1 / 8 / 13 / 16
+// (7 / 56 / 91 / 112) 0.67 / 0.80 / 0.98 / 1.02; 7168x16384 M = 1 (128) 1.06).
+constexpr int kSwapabFusedMaxGroups = 96;
 // Up to this token tile a math warpgroup keeps the next k-block's wgmma in flight while it promotes
 // the previous one, so it holds two stages at a time.
 constexpr int kSwapabMaxPipelinedTokenTile = 64;
@@ -62,6 +83,15 @@ constexpr int kSwapabMaxPipelinedTokenTile = 64;
 int swapab_min_stages(int token_tile, int warpgroups);
 // Deepest pipeline that fits the device next to the rest of the CTA's shared memory.
 int swapab_max_stages(int token_tile, int weight_rows, int kblocks, int kb_slice, const DeviceInfo& dev);
+// The ring depth used when the caller leaves it to us: enough stages for a whole K slice and the
+// start of the next tile's (more would never fill), within [min_stages, max_stages].
+int swapab_default_stages(int token_tile, int weight_rows, int kblocks, int kb_slice, int warpgroups,
+                          const DeviceInfo& dev);
+// Decode CTAs one SM holds at once: registers (per instantiation) and shared memory.
+int swapab_ctas_per_sm(int token_tile, int warpgroups, int smem_bytes, const DeviceInfo& dev);
+// A ring shallower than this starves the TMA engine (bench/results: 7168x16384 at M = 128 on a
+// 1-stage ring ran 1.8x slower than before); the dispatcher takes one only when nothing deeper runs.
+constexpr int kSwapabUsefulStages = 4;
 // K-blocks per stage when the caller leaves it to us: weight boxes of about 8 KB (one k-block of a
 // 64-row tile, four of a 16-row one: measured best), fewer where the ring would not hold
 // `min_stages` of them.
@@ -73,6 +103,10 @@ int swapab_default_stage_kblocks(int token_tile, int weight_rows, int warpgroups
 // cluster reduction. Exposed so the unit tests and the benchmark can show the ranking.
 double swapab_cost_ns(int64_t m, int64_t n, int64_t k, int token_tile, int weight_rows, int split_k,
                       const DeviceInfo& dev);
+
+// Whether the tiled kernel should take a decode-sized M (<= kSwapabMaxM): wide weights at M > 64, or
+// at M > 32 with short K (measured rule; see dispatch.cpp).
+bool tiled_wins_mid_m(int64_t m, int64_t n, int64_t k, const DeviceInfo& dev);
 
 // The dispatcher's choice, assuming TMA-compatible pointers.
 blockfp8_config_t choose_config(int64_t m, int64_t n, int64_t k, const DeviceInfo& dev);

@@ -2,6 +2,7 @@
 // reference from the entry point through the dispatcher to a kernel's launcher.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 
 #include "blockfp8/blockfp8.h"
@@ -41,6 +42,17 @@ struct QuantizeProblem {
   blockfp8_scale_format_t fmt = BLOCKFP8_SCALE_FP32;
 
   int64_t k_blocks() const { return k / 128; }
+};
+
+// The A side of blockfp8_gemm_bf16a: activations to quantise (1x128, as blockfp8_quantize_1x128),
+// and where the two-launch fallback may put X_q and its scales.
+struct FusedA {
+  const void* x = nullptr;
+  int64_t ldx = 0;
+  blockfp8_dtype_t x_dtype = BLOCKFP8_DTYPE_BF16;
+  blockfp8_scale_format_t fmt = BLOCKFP8_SCALE_FP32;
+  void* workspace = nullptr;
+  size_t workspace_bytes = 0;
 };
 
 // The TMA engine needs 16-byte aligned global bases and row strides that are multiples of 16 bytes.

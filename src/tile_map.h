@@ -10,9 +10,9 @@
 namespace blockfp8::detail {
 
 // A row-major [rows][cols] matrix of `type` (row stride ld_bytes), read or written as boxes of
-// box_rows x box_cols elements. box_kblocks > 1 (fp8 only, box_cols = 128): the matrix viewed as
+// box_rows x box_cols elements. box_kblocks > 1 (fp8 or bf16, box_cols = 128): the matrix viewed as
 // [cols / 128][rows][128] so that one box holds box_kblocks consecutive 128-column blocks, each a
-// [box_rows][128 B] tile, one after another in shared memory. Past the matrix: zeros on load,
+// [box_rows][128] tile, one after another in shared memory. Past the matrix: zeros on load,
 // nothing on store.
 struct TileMapSpec {
   const void* base = nullptr;

@@ -12,6 +12,7 @@
 #include "validate.h"
 
 #include <cstdint>
+#include <initializer_list>
 #include <limits>
 
 namespace blockfp8::detail {
@@ -148,6 +149,47 @@ blockfp8_status_t validate_quantize(const QuantizeProblem& q) {
 
   // Aliasing: each output against the input and against the other output (whole byte ranges).
   if (overlap(rq, rx) || overlap(rs, rx) || overlap(rq, rs)) return BLOCKFP8_ERROR_ALIASING;
+  return BLOCKFP8_SUCCESS;
+}
+
+// blockfp8_gemm_bf16a: the GEMM's rules for B, b_scale and C (p.a and p.a_scale are not used), the
+// quantiser's for X, and no overlap of C or the workspace with anything else. Whether the workspace
+// is large enough depends on the device's dispatch: the entry point checks that.
+blockfp8_status_t validate_fused(const Problem& p, const FusedA& x) {
+  if (p.m < 0 || p.n < 1 || p.k < 1 || p.m >= kDimLimit || p.n >= kDimLimit || p.k >= kDimLimit)
+    return BLOCKFP8_ERROR_INVALID_SHAPE;
+  if (p.k % 128 != 0) return BLOCKFP8_ERROR_K_NOT_MULTIPLE_OF_128;
+  const int dtype = static_cast<int>(p.c_dtype), x_dtype = static_cast<int>(x.x_dtype);
+  for (int d : {dtype, x_dtype})
+    if (d != BLOCKFP8_DTYPE_BF16 && d != BLOCKFP8_DTYPE_FP16 && d != BLOCKFP8_DTYPE_FP32) return BLOCKFP8_ERROR_INVALID_DTYPE;
+  const int fmt = static_cast<int>(x.fmt);
+  if (fmt != BLOCKFP8_SCALE_FP32 && fmt != BLOCKFP8_SCALE_UE8M0) return BLOCKFP8_ERROR_INVALID_VALUE;
+
+  const bool rows = p.m > 0;
+  const View xv{x.x, p.m, p.k, x.ldx, 1, dtype_size(x.x_dtype)};
+  const View b{p.b, p.n, p.k, p.ldb, 1, 1};
+  const View b_scale{p.b_scale, p.n_blocks(), p.k_blocks(), p.b_scale_stride_n, p.b_scale_stride_k, 4};
+  const View c{p.c, p.m, p.n, p.ldc, 1, dtype_size(p.c_dtype)};
+
+  if (!p.b || !p.b_scale || (rows && (!x.x || !p.c))) return BLOCKFP8_ERROR_NULL_POINTER;
+  if (p.ldb < p.k || !scale_strides_ok(b_scale)) return BLOCKFP8_ERROR_INVALID_STRIDE;
+  if (rows && (x.ldx < p.k || p.ldc < p.n)) return BLOCKFP8_ERROR_INVALID_STRIDE;
+
+  Range rx{}, rb{}, rb_scale{}, rc{};
+  if (!byte_range(b, rb) || !byte_range(b_scale, rb_scale)) return BLOCKFP8_ERROR_INVALID_SHAPE;
+  if (rows && (!byte_range(xv, rx) || !byte_range(c, rc))) return BLOCKFP8_ERROR_INVALID_SHAPE;
+  Range rw{reinterpret_cast<uintptr_t>(x.workspace), x.workspace ? uint64_t(x.workspace_bytes) : 0};
+  if (rw.bytes > std::numeric_limits<uint64_t>::max() - rw.begin) return BLOCKFP8_ERROR_INVALID_SHAPE;
+
+  if (!aligned(p.b_scale, 4)) return BLOCKFP8_ERROR_MISALIGNED;
+  if (!rows) return BLOCKFP8_SUCCESS;
+  if (!aligned(p.c, c.elem) || !aligned(x.x, xv.elem)) return BLOCKFP8_ERROR_MISALIGNED;
+  // The two-launch path puts X_q (TMA-read by the GEMM) at the workspace's start.
+  if (x.workspace && !aligned(x.workspace, 16)) return BLOCKFP8_ERROR_MISALIGNED;
+
+  if (overlap(rc, rx) || overlap(rc, rb) || overlap(rc, rb_scale)) return BLOCKFP8_ERROR_ALIASING;
+  if (rw.bytes && (overlap(rw, rx) || overlap(rw, rb) || overlap(rw, rb_scale) || overlap(rw, rc)))
+    return BLOCKFP8_ERROR_ALIASING;
   return BLOCKFP8_SUCCESS;
 }
 

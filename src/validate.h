@@ -15,4 +15,8 @@ blockfp8_status_t validate(const Problem& p);
 // format, pointers, strides, byte extents, alignment, aliasing. M == 0 is valid and checks no pointer.
 blockfp8_status_t validate_quantize(const QuantizeProblem& q);
 
+// blockfp8_gemm_bf16a (blockfp8.h): B, b_scale, C as for the GEMM, X as for the quantiser, and the
+// workspace (when given) overlapping nothing. p.a and p.a_scale are ignored.
+blockfp8_status_t validate_fused(const Problem& p, const FusedA& x);
+
 }  // namespace blockfp8::detail

@@ -98,7 +98,7 @@ if step fuzz; then
   [ -x "$BUILD/tests/blockfp8_fuzz" ] && run fuzz 300 "$BUILD/tests/blockfp8_fuzz" --cases ${FUZZ_CASES:-2000} --max-seconds ${FUZZ_SECONDS:-240}
 fi
 if step sanitizer; then
-  F=${SANITIZER_FILTER:-'ReliabilityTest.SanitizerSmoke:ReliabilityTest.NanInfPropagation:GemmTest.ZeroMIsANoOp:GemmTest.MisalignedInputsServedByFallback:Quantize1x128.DivisionHardCases'}
+  F=${SANITIZER_FILTER:-'ReliabilityTest.SanitizerSmoke:ReliabilityTest.NanInfPropagation:GemmTest.ZeroMIsANoOp:GemmTest.MisalignedInputsServedByFallback:Quantize1x128.DivisionHardCases:FusedTest.SanitizerSmoke:ReliabilityTest.BadInputsBf16a'}
   for tool in memcheck racecheck synccheck; do
     run "sanitizer_$tool" 200 compute-sanitizer --tool "$tool" --error-exitcode 99 "$BUILD/tests/blockfp8_gpu_tests" --gtest_filter="$F"
   done

@@ -101,7 +101,13 @@ typedef enum blockfp8_flags {
   /* Row m of C does not depend on M: the same kernel, tiles, K split and reduction order for every M
      (the decode kernel at 32-token tiles with the K split chosen for M = 1), so a token's output is
      bitwise the same whether it is computed alone or in a batch. Slower than the default at large M. */
-  BLOCKFP8_FLAG_BATCH_INVARIANT = 1
+  BLOCKFP8_FLAG_BATCH_INVARIANT = 1,
+  /* B and b_scale are not written by any work enqueued before this call on the stream that may still
+     be running (the inference case: weights are loaded once). The decode kernel is always launched
+     with programmatic dependent launch (it may start while the preceding kernel finishes, and waits
+     for it before reading A, a_scale or writing C); with this flag it also starts streaming the
+     weight before that wait. Do not set it when a preceding kernel produces B or b_scale. */
+  BLOCKFP8_FLAG_CONST_WEIGHTS = 2
 } blockfp8_flags_t;
 
 BLOCKFP8_API const char* blockfp8_status_string(blockfp8_status_t status);
@@ -118,7 +124,8 @@ BLOCKFP8_API blockfp8_status_t blockfp8_gemm(
     cudaStream_t stream);
 
 /* The GEMM with a forced configuration (NULL or kernel == AUTO: the dispatcher's choice). With
-   kernel == AUTO, config->flags may ask for BLOCKFP8_FLAG_BATCH_INVARIANT. */
+   kernel == AUTO, config->flags may ask for BLOCKFP8_FLAG_BATCH_INVARIANT; any kernel takes
+   BLOCKFP8_FLAG_CONST_WEIGHTS (only the decode kernel uses it). */
 BLOCKFP8_API blockfp8_status_t blockfp8_gemm_ex(
     int64_t m, int64_t n, int64_t k,
     const void* a, int64_t lda,
@@ -175,6 +182,39 @@ BLOCKFP8_API blockfp8_status_t blockfp8_quantize_1x128(
     float* scales, int64_t scale_stride_m, int64_t scale_stride_k,
     blockfp8_scale_format_t fmt,
     cudaStream_t stream);
+
+/* ------------------------------------------------------------------------------------------------
+ * The GEMM from unquantised activations: C = blockfp8_gemm(quantize_1x128(X), B), one launch where
+ * it can. X (M x K, x_dtype; element (m, k) at x[m * ldx + k]) is quantised exactly as
+ * blockfp8_quantize_1x128 does with `fmt`, and the result is bitwise identical to calling
+ * blockfp8_quantize_1x128 (row-major scales) and then blockfp8_gemm on its output.
+ *
+ * One launch (the decode kernel quantises the K slice each CTA needs into shared memory) where the
+ * dispatcher runs the decode kernel for (M, N, K), M <= 32, X is bf16, 16-byte aligned with
+ * ldx % 8 == 0. Otherwise it quantises into `workspace` and runs the GEMM: two launches.
+ * blockfp8_gemm_bf16a_workspace_size says how many workspace bytes a call needs (0 when the one-launch
+ * path serves it; a larger workspace is always accepted). A workspace that is needed and missing or
+ * too small gives BLOCKFP8_ERROR_INVALID_VALUE, without touching anything.
+ *
+ * Contract: the GEMM's for B, b_scale, C and the shapes; the quantiser's for X; the workspace, when
+ * given, is 16-byte aligned (else BLOCKFP8_ERROR_MISALIGNED) and overlaps no other argument. Same rules otherwise (no allocation, no sync,
+ * graph-capturable, deterministic).
+ * ------------------------------------------------------------------------------------------------ */
+BLOCKFP8_API blockfp8_status_t blockfp8_gemm_bf16a(
+    int64_t m, int64_t n, int64_t k,
+    const void* x, int64_t ldx, blockfp8_dtype_t x_dtype,
+    const void* b, int64_t ldb,
+    const float* b_scale, int64_t b_scale_stride_n, int64_t b_scale_stride_k,
+    void* c, int64_t ldc, blockfp8_dtype_t c_dtype,
+    blockfp8_scale_format_t fmt,
+    void* workspace, size_t workspace_bytes,
+    cudaStream_t stream);
+
+/* Workspace bytes blockfp8_gemm_bf16a needs for these arguments on the current device (the pointers
+   and leading dimensions matter only through their alignment). bytes == NULL: INVALID_VALUE. */
+BLOCKFP8_API blockfp8_status_t blockfp8_gemm_bf16a_workspace_size(
+    int64_t m, int64_t n, int64_t k, const void* x, int64_t ldx, blockfp8_dtype_t x_dtype,
+    const void* b, int64_t ldb, size_t* bytes);
 
 #ifdef __cplusplus
 } /* extern "C" */

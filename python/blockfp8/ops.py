@@ -23,7 +23,7 @@ import torch
 
 from . import _lib
 
-__all__ = ["gemm", "w8a8_block_fp8_matmul"]
+__all__ = ["gemm", "w8a8_block_fp8_matmul", "Weight"]
 
 _FP8 = torch.float8_e4m3fn
 _F32 = torch.float32
@@ -158,7 +158,7 @@ def _check_devices(fn: str, *named) -> int:
 _get_device = getattr(torch._C, "_cuda_getDevice", None) or torch.cuda.current_device
 _stream = _raw_stream if _raw_stream is not None else _current_stream  # skips a Python frame per call
 _Tensor = torch.Tensor
-_gemm_c = None  # _lib.lib().fast_gemm once bound (_bind_gemm_c)
+_gemm_c = None  # _lib.fast_gemm_fn() once bound (_bind_gemm_c)
 
 
 def _gemm_eager(a, a_scale, b, b_scale, out_dtype, out, fn="blockfp8.gemm"):
@@ -201,7 +201,7 @@ def _gemm_eager(a, a_scale, b, b_scale, out_dtype, out, fn="blockfp8.gemm"):
     args = (m, n, k, a.data_ptr(), sa[0] if m > 1 else k, a_scale.data_ptr(), ss_a[0], ss_a[1],
             b.data_ptr(), sb[0] if n > 1 else k, b_scale.data_ptr(), ss_b[0], ss_b[1],
             out.data_ptr(), ldc, code)
-    gemm_c = _gemm_c or _bind_gemm_c()  # blockfp8_gemm with a cheaper ctypes conversion (see _lib._fast)
+    gemm_c = _gemm_c or _bind_gemm_c()  # blockfp8_gemm, the cheapest call there is (see _lib.fast_gemm_fn)
     if _get_device() == index:  # the usual case: skip the device guard (a context manager per call)
         status = gemm_c(*args, _stream(index))
     else:
@@ -263,10 +263,11 @@ def _eager(t) -> bool:
 
 
 def _bind_gemm_c():
-    """The C entry (blockfp8_gemm, fast ctypes binding), bound on the first eager call: importing
-    blockfp8 must not load the library."""
+    """The C entry (blockfp8_gemm through the _fastcall extension, or the fast ctypes binding where
+    that is missing: _lib.fast_gemm_fn), bound on the first eager call: importing blockfp8 must not
+    load the library."""
     global _gemm_c
-    _gemm_c = _lib.lib().fast_gemm
+    _gemm_c = _lib.fast_gemm_fn()
     return _gemm_c
 
 
@@ -340,6 +341,68 @@ def gemm(a: torch.Tensor, a_scale: torch.Tensor, b: torch.Tensor, b_scale: torch
             raise _status_error(status, m, n, k, index)
         return c
     return _gemm_routed(a, a_scale, b, b_scale, out_dtype, out)
+
+
+class Weight:
+    """A weight checked once, for decode loops that call it every step without CUDA graphs:
+
+        w = blockfp8.Weight(b, b_scale)      # b [N, K] float8_e4m3fn, b_scale [ceil(N/128), K/128]
+        c = w(a, a_scale)                    # == blockfp8.gemm(a, a_scale, b, b_scale)
+
+    b's and b_scale's dtype, shape, strides, device and addresses are read here, not per call (about
+    a fifth of gemm()'s host time). Their values may change afterwards; their storage, shape and
+    strides must not (no resize_, set_ or in-place transposes: make a new Weight instead). Under
+    torch.compile, tracing or a dispatch mode the call is the registered operator on (b, b_scale).
+    """
+
+    __slots__ = ("b", "b_scale", "n", "k", "kb", "index", "_b_ptr", "_ldb", "_s_ptr", "_ss_n", "_ss_k")
+
+    def __init__(self, b: torch.Tensor, b_scale: torch.Tensor):
+        fn = "blockfp8.Weight"
+        n, k = b.shape if isinstance(b, torch.Tensor) and b.dim() == 2 else (1, 128)
+        # The GEMM's own rules on a one-row A of the right K, so the errors are gemm()'s.
+        probe_a = torch.empty((1, k), dtype=_FP8, device="meta")
+        probe_s = torch.empty((1, k // _BLOCK if k % _BLOCK == 0 else 1), dtype=_F32, device="meta")
+        _check_shapes(probe_a, probe_s, b, b_scale, fn)
+        self.index = _check_devices(fn, (b, "b"), (b_scale, "b_scale"))
+        self.b, self.b_scale, self.n, self.k, self.kb = b, b_scale, n, k, k // _BLOCK
+        self._b_ptr, self._ldb = b.data_ptr(), b.stride(0) if n > 1 else k
+        self._s_ptr = b_scale.data_ptr()
+        self._ss_n, self._ss_k = b_scale.stride()
+
+    def __repr__(self) -> str:
+        return f"blockfp8.Weight(N={self.n}, K={self.k}, cuda:{self.index})"
+
+    def __call__(self, a: torch.Tensor, a_scale: torch.Tensor, out_dtype: torch.dtype = torch.bfloat16,
+                 out: Optional[torch.Tensor] = None) -> torch.Tensor:
+        """blockfp8.gemm(a, a_scale, self.b, self.b_scale, out_dtype, out), with gemm()'s fast path
+        minus the weight's checks."""
+        if _is_compiling() or _dispatch_stack_len() or type(a) is not _Tensor:
+            return _gemm_routed(a, a_scale, self.b, self.b_scale, out_dtype, out)
+        try:
+            m, k = a.shape
+            fast = (m > 0 and k == self.k and a.dtype is _FP8 and a_scale.dtype is _F32 and a.is_contiguous()
+                    and a_scale.shape == (m, self.kb))
+            code = _OUT_DTYPES[out_dtype if out is None else out.dtype]
+        except (ValueError, TypeError, AttributeError, KeyError, RuntimeError):
+            fast = False
+        index = self.index
+        if fast and a.get_device() == index and a_scale.get_device() == index and _get_device() == index:
+            n = self.n
+            if out is None:
+                c = a.new_empty(m, n, dtype=out_dtype)
+            elif out.get_device() == index and out.shape == (m, n) and out.is_contiguous():
+                c = out
+            else:
+                return _gemm_routed(a, a_scale, self.b, self.b_scale, out_dtype, out)
+            ss_a = a_scale.stride()
+            status = (_gemm_c or _bind_gemm_c())(
+                m, n, k, a.data_ptr(), k, a_scale.data_ptr(), ss_a[0], ss_a[1], self._b_ptr, self._ldb,
+                self._s_ptr, self._ss_n, self._ss_k, c.data_ptr(), n, code, _stream(index))
+            if status:
+                raise _status_error(status, m, n, k, index)
+            return c
+        return _gemm_routed(a, a_scale, self.b, self.b_scale, out_dtype, out)
 
 
 def _check_block_size(block_size, fn: str) -> None:

@@ -260,6 +260,13 @@ __device__ __forceinline__ void fence_proxy_async_shared() {
   asm volatile("fence.proxy.async.shared::cta;" ::: "memory");
 }
 
+// Programmatic dependent launch (PDL). launch_dependents: the next kernel in the stream (when
+// launched with the PDL attribute) may start once every CTA of this grid has said so or exited.
+// grid_dependency_wait: block until the grids this one depends on have completed and their memory
+// is visible; a no-op when the kernel was not launched with the attribute.
+__device__ __forceinline__ void launch_dependents() { asm volatile("griddepcontrol.launch_dependents;" ::: "memory"); }
+__device__ __forceinline__ void grid_dependency_wait() { asm volatile("griddepcontrol.wait;" ::: "memory"); }
+
 // wgmma m64nNk32 e4m3 for the tiled kernel's weight tiles (N = weight rows per tile) that the
 // specialisations above do not cover.
 #define BLOCKFP8_TILED_R8(i)                                                                          \

@@ -37,10 +37,10 @@
 #include <cuda_runtime.h>
 
 #include <algorithm>
-#include <cfloat>
 #include <cstdint>
 
 #include "kernels/launch.h"
+#include "kernels/quant_math.cuh"
 
 namespace blockfp8::detail {
 namespace {
@@ -49,9 +49,6 @@ constexpr int kThreads = 256;
 constexpr int kWarpsPerCta = kThreads / 32;
 constexpr int kGroup = 128;
 constexpr int kPerLane = 8;  // elements of a group per lane: 16 lanes x 8 = 128
-constexpr float kFp8Max = 448.0f;
-constexpr float kEps = 1e-10f;         // vLLM's eps (a Python float, passed to the kernel as fp32)
-constexpr float kUe8m0Floor = 1e-10f;  // vLLM's fmaxf(|s|, 1e-10f) before rounding a UE8M0 scale up
 constexpr int64_t kMaxGrid = int64_t{1} << 24;
 
 struct Params {
@@ -69,51 +66,6 @@ struct Params {
 __device__ __forceinline__ float to_float(__nv_bfloat16 v) { return __bfloat162float(v); }
 __device__ __forceinline__ float to_float(__half v) { return __half2float(v); }
 __device__ __forceinline__ float to_float(float v) { return v; }
-
-// Two floats to two e4m3 bytes, round to nearest even, saturating: `lo` in the low byte.
-__device__ __forceinline__ uint32_t e4m3x2(float lo, float hi) {
-  uint16_t r;
-  asm("cvt.rn.satfinite.e4m3x2.f32 %0, %1, %2;" : "=h"(r) : "f"(hi), "f"(lo));
-  return r;
-}
-
-// x / s, correctly rounded (round to nearest even), for a group scale s = amax / 448 of an fp32 amax
-// in [1e-10, FLT_MAX] (so s is normal, in [2.2e-13, 7.6e35], or +inf when the group holds an inf),
-// given y = __frcp_rn(s) (the correctly rounded reciprocal: normal, below 2^43) and s_fma = s, or 0
-// when s = +inf. Five FP32 ops, no branch, no MUFU: the same shape as the fast path of nvcc's own
-// division (a quotient estimate, then two residual corrections), minus its FCHK guard and slow path.
-//
-// Why it equals RN(x / s) wherever the e4m3 byte depends on it. Let t = x / s.
-//  (1) |t| > 2^-11: only here can the byte be non-zero (e4m3's smallest subnormal is 2^-9, and RNE
-//      sends |v| <= 2^-10 to zero). Then |x| > 2^-11 s >= 2^-54: x, s, y and every intermediate are
-//      normal and each residual's exact value lies on a grid (ulp(s) ulp(q) >= 2^-101) far above the
-//      subnormals, so the argument scales to a, b in [1, 2) with t = a / b, b > 1 (b = 1 is exact), ulp
-//      = ulp(t). eps := b y - 1 satisfies |eps| <= b 2^-25 < 2^-24 (y within half an ulp of 1 / b).
-//      Identity: q + (a - b q) y = t + (t - q) eps for any q.
-//      q0 = RN(a y) is within 1 ulp of t (t >= 1) or 1.5 ulp (t < 1), so |a - b q0| < 2^-22 and, whether
-//      r1 = RN(a - b q0) is exact or not, q0 + r1 y = t + d1 with |d1| < 2^-46: q1 = RN(t + d1) is
-//      within half an ulp + 2^-46 < 1 ulp of t.
-//      r2 = a - b q1 is then exact (at most 24 bits on the 2^-46 or 2^-47 grid of b q1), so
-//      q1 + r2 y = t + d2 with d2 = (t - q1) eps. q2 = RN(t + d2) differs from RN(t) only if a rounding
-//      midpoint m lies between t and t + d2. If one did, q1 (within ~1 ulp of m) would be m +- ulp / 2,
-//      so |d2| <= (ulp / 2 + |d2|) |eps|, i.e. |d2| <= ulp b 2^-26 (1 + 2^-23). But a / b is never a
-//      midpoint, and a - b m is a non-zero multiple of 2^-47 (t in [1, 2), ulp 2^-23) or 2^-48 (t in
-//      (1/2, 1), ulp 2^-24), so |t - m| >= ulp 2^-24 / b; b^2 (1 + 2^-23) < 4 contradicts it. So
-//      q2 = RN(t). (Host check: exhaustive over bf16 significands, and midpoint-adversarial pairs.)
-//  (2) |t| <= 2^-11: every op is within a relative 2^-23 and an absolute 2^-150 (subnormal rounding)
-//      of exact, and y < 2^43, so |q2| <= |t| (1 + 2^-22) + 2^-106 < 2^-10: the byte is a zero either
-//      way, and its sign is x's in both (x / s keeps x's sign, copysignf restores it here; without it
-//      x = -0 would come out +0, since fma(+0, y, -0) = +0).
-//  (3) s = +inf (an inf in the group): x / inf is +-0 for finite x and NaN for +-inf. With y = 0 and
-//      s_fma = 0, q0 = x * 0 is exactly that, r = fma(-q0, 0, x) = x and q1 = fma(x, 0, q0) = q0 up to
-//      the sign of zero (restored), NaN stays NaN. A NaN x gives NaN, as the division does.
-// Clamping (fminf/fmaxf) and the e4m3 cast then see the same number as after vLLM's division.
-__device__ __forceinline__ float div_by_scale(float x, float s_fma, float y) {
-  const float q0 = __fmul_rn(x, y);  // __fmul_rn: never contracted into a neighbouring FMA
-  const float q1 = fmaf(fmaf(-q0, s_fma, x), y, q0);
-  const float q2 = fmaf(fmaf(-q1, s_fma, x), y, q1);
-  return copysignf(q2, x);
-}
 
 // 8 consecutive elements of a group: vectorised (16-byte loads; needs 16-byte aligned addresses) or
 // element by element. Read-only non-coherent path; X is read exactly once.
@@ -169,30 +121,9 @@ __global__ void __launch_bounds__(kThreads) quantize_1x128_kernel(const Params p
       for (int off = 8; off >= 1; off >>= 1) amax = fmaxf(amax, __shfl_xor_sync(0xffffffffu, amax, off));
       if (kb >= p.k_blocks) continue;  // uniform across the half-warp, after the shuffles
 
-      // One IEEE division per group (not per element): the scale itself must be exactly vLLM's.
-      float s = __fdiv_rn(amax, kFp8Max);
-      if constexpr (kUe8m0) {
-        uint32_t bits = __float_as_uint(fmaxf(s, kUe8m0Floor));
-        if (bits & 0x007fffffu) bits = (bits & 0x7f800000u) + 0x00800000u;
-        s = __uint_as_float(bits);
-      }
-      // UE8M0: exact (s is a power of two in [2^-33, 2^120], or inf: 0). FP32: correctly rounded,
-      // normal, and 0 for s = inf; div_by_scale's premise.
-      const float inv = __frcp_rn(s);
-      const float s_fma = s <= FLT_MAX ? s : 0.0f;  // div_by_scale's case (3)
-      uint32_t packed[kPerLane / 4] = {};
-#pragma unroll
-      for (int i = 0; i < kPerLane; i += 2) {
-        float q0, q1;
-        if constexpr (kUe8m0) {
-          q0 = f[i] * inv, q1 = f[i + 1] * inv;
-        } else {
-          q0 = div_by_scale(f[i], s_fma, inv), q1 = div_by_scale(f[i + 1], s_fma, inv);
-        }
-        q0 = fminf(fmaxf(q0, -kFp8Max), kFp8Max);
-        q1 = fminf(fmaxf(q1, -kFp8Max), kFp8Max);
-        packed[i / 4] |= e4m3x2(q0, q1) << (8 * (i % 4));
-      }
+      const float s = group_scale(amax, kUe8m0);
+      uint32_t packed[kPerLane / 4];
+      quantize_by_scale<kUe8m0>(f, s, packed);
       uint8_t* dst = p.x_q + row * p.ldq + int64_t(kb) * kGroup + sub * kPerLane;
       if constexpr (kVec) {
         *reinterpret_cast<uint2*>(dst) = make_uint2(packed[0], packed[1]);

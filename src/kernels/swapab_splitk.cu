@@ -19,6 +19,7 @@
 // full/empty mbarriers. A stage is `kblocks` consecutive k-blocks (one 2-D TMA box each for weight
 // and tokens when kblocks is 1, a 3-D box otherwise), which saves barrier hand-offs for short tiles.
 #include <cuda.h>
+#include <cuda_bf16.h>
 #include <cudaTypedefs.h>
 
 #include <algorithm>
@@ -26,6 +27,7 @@
 
 #include "kernels/launch.h"
 #include "kernels/ptx.cuh"
+#include "kernels/quant_math.cuh"
 #include "kernels/host_support.h"
 #include "kernels/store_out.cuh"
 
@@ -49,17 +51,25 @@ struct Params {
   int c_dtype;
   int split, stages;
   int kblocks;  // k-blocks per stage
+  // The fused A side (kFused): bf16 activations X [m][ldx], quantised by each CTA for its K slice
+  // (ue8m0: UE8M0 scales).
+  const __nv_bfloat16* x;
+  int64_t ldx;
+  int ue8m0;
+  // BLOCKFP8_FLAG_CONST_WEIGHTS: no kernel before this one writes B or b_scale, so the producer may
+  // load the first weight stages before the preceding kernel (PDL) has finished.
+  int const_weights;
 };
 
 // Shared-memory layout of one CTA, from a 1024-byte aligned base (128-byte swizzle atoms need it):
-//   [stages x (kblocks x A tile: TN x 128 B | kblocks x B tile: rows x 128 B)]
+//   [stages x StageLayout (below): kblocks x A tile (not fused) | kblocks x B tile]
+//   [fused: the K slice's quantised tokens, kb_slice x [TN][128] e4m3]
 //   [2 x reduction buffer [TN][kRedPitch] fp32] [2 x scales: kb_slice x (TN a_scales, b_scale, pad)]
 //   [2 x stages mbarriers]
 // Reduction buffers and scales alternate between consecutive tiles of the CTA, so the next tile's
 // scales load and the current tile's partial sums are read by the other ranks at the same time.
 template <int TN>
 struct Layout {
-  static constexpr int kATile = TN * kKBlockBytes;
   static constexpr int kScalePitch = TN + 4;  // TN a_scales, then b_scale; 16-byte multiple
   static constexpr int kRedFloats = TN * kRedPitch;
 };
@@ -85,15 +95,29 @@ struct RingPos {
 // with its scales (two `part` accumulators, used in turn), so the tensor core never waits on the
 // promotion. The CTA's stages are numbered across its tiles: stage q of its j-th tile is ring
 // position j * stages_per_tile + q.
-template <int TN, int W>
+// One stage: kblocks token tiles ([TN][128] e4m3, 128-byte swizzle; not when fused: the fused
+// kernel's tokens stay resident for the whole K slice), then kblocks weight tiles ([rows][128] e4m3).
+template <int TN, bool kFused>
+struct StageLayout {
+  static constexpr int kATile = kFused ? 0 : TN * kKBlockBytes;
+  __device__ __forceinline__ static int bytes(int kblocks, int rows) { return kblocks * (kATile + rows * kKBlockBytes); }
+  __device__ __forceinline__ static int tokens(int q) { return q * kATile; }
+  __device__ __forceinline__ static int weight(int kblocks, int q, int rows) {
+    return kblocks * kATile + q * rows * kKBlockBytes;
+  }
+};
+
+template <int TN, int W, bool kFused>
 struct ConsumerLoop {
   using L = Layout<TN>;
+  using S = StageLayout<TN, kFused>;
   // Few members, everything else derived where used: at 64 tokens and two warpgroups the loop sits
   // at the 168-register cap of a 288-thread CTA, and every live value more spilled.
   const uint8_t* smem;
   const float* scales;
   uint64_t* full;  // `stages` full barriers, then `stages` empty ones
   int stages, kblocks, kb_count, rows;
+  const uint8_t* resident;  // kFused: the K slice's quantised tokens, kb_count tiles of [TN][128]
 
   // Where the warpgroup is: k-block i of the tile, the q-th of its stage, at ring position pos.
   struct Step {
@@ -119,9 +143,9 @@ struct ConsumerLoop {
 
   __device__ __forceinline__ void issue(const Step& st, float (&part)[TN / 2]) const {
     if (st.q == 0) ptx::mbar_wait(&full[st.pos.slot], st.pos.phase);
-    const uint8_t* stage = smem + st.pos.slot * kblocks * (L::kATile + rows * kKBlockBytes);
-    const uint8_t* tokens = stage + st.q * L::kATile;
-    const uint8_t* weight = stage + kblocks * L::kATile + st.q * rows * kKBlockBytes;
+    const uint8_t* stage = smem + st.pos.slot * S::bytes(kblocks, rows);
+    const uint8_t* tokens = kFused ? resident + st.i * TN * kKBlockBytes : stage + S::tokens(st.q);
+    const uint8_t* weight = stage + S::weight(kblocks, st.q, rows);
     const uint64_t desc_w = ptx::wgmma_desc_k128_sw128(weight);  // weight rows: wgmma A
     const uint64_t desc_t = ptx::wgmma_desc_k128_sw128(tokens);  // tokens: wgmma B
     ptx::wgmma_fence();
@@ -227,6 +251,91 @@ __device__ __forceinline__ void load_scales(float* scales, const Params& p, int 
   }
 }
 
+// The b_scale of each k-block of the K slice (the fused kernel's a_scales come from quantize_slice).
+template <int TN>
+__device__ __forceinline__ void load_b_scales(float* scales, const Params& p, int n0, int kb_begin, int kb_count,
+                                              int thread, int threads) {
+  const float* b_row = p.b_scale + (n0 / 128) * p.sb_n;
+  for (int j = thread; j < kb_count; j += threads)
+    scales[j * Layout<TN>::kScalePitch + TN] = __ldg(b_row + int64_t(kb_begin + j) * p.sb_k);
+}
+
+// The fused A side, once per CTA: X's rows (all M <= TN of them: one token tile) over the CTA's K
+// slice, quantised exactly as blockfp8_quantize_1x128 does (kernels/quant_math.cuh) into `tokens`,
+// laid out as TMA would have loaded the quantiser's output (kb_count tiles of [TN][128] bytes,
+// 128-byte swizzle: 16-byte chunk c of row t at chunk c ^ (t % 8)), and the scales into both tile
+// scale buffers. Rows past M are zeros with scale 0, as TMA's out-of-bounds fill and load_scales give.
+// A half-warp owns a group (lane `sub` holds elements 8 sub .. 8 sub + 7, one 16-byte load). Latency
+// is the cost: every load of a pass is issued before any arithmetic, and a pass waits its loads out
+// behind the weight stream the producer has already started (making the producer wait for the X
+// loads to go out first measured slower: 10.9 against 9.8 us at M = 1 on 2112 x 7168); the
+// dispatcher takes this kernel only where that pays (kSwapabFusedMaxGroups: one pass, at most 96 groups).
+constexpr int kFusedLoadsPerThread = 16;
+
+template <int TN>
+__device__ __forceinline__ void quantize_slice(uint8_t* tokens, float* scales0, float* scales1, const Params& p,
+                                               int kb_begin, int kb_count, int tid, int threads) {
+  constexpr int kLoads = kFusedLoadsPerThread;
+  const int live = p.m < TN ? p.m : TN;
+  const int groups = live * kb_count;
+  const int sub = tid % 16;
+  const int per_pass = threads / 16;
+  // A warp's two half-warps take groups g and g + 1: `warp_g` (the even one) >= groups means both
+  // are past the end, so the early exits below are warp-uniform (the shuffles need the whole warp).
+  for (int base = tid / 16; base - tid / 16 < groups; base += kLoads * per_pass) {
+    const int warp_base = base - (tid / 16) % 2;
+    uint4 raw[kLoads];
+#pragma unroll
+    for (int u = 0; u < kLoads; ++u) {
+      const int g = base + u * per_pass;
+      raw[u] = make_uint4(0, 0, 0, 0);
+      if (warp_base + u * per_pass >= groups) break;
+      if (g < groups) {
+        const int t = g / kb_count, j = g - t * kb_count;  // consecutive groups: adjacent k-blocks of a row
+        raw[u] = __ldg(reinterpret_cast<const uint4*>(p.x + int64_t(t) * p.ldx + int64_t(kb_begin + j) * 128) + sub);
+      }
+    }
+#pragma unroll
+    for (int u = 0; u < kLoads; ++u) {
+      const int g = base + u * per_pass;
+      if (warp_base + u * per_pass >= groups) break;
+      const __nv_bfloat16* h = reinterpret_cast<const __nv_bfloat16*>(&raw[u]);
+      float f[8];
+      float amax = kEps;
+#pragma unroll
+      for (int e = 0; e < 8; ++e) {
+        f[e] = __bfloat162float(h[e]);
+        amax = fmaxf(amax, fabsf(f[e]));
+      }
+#pragma unroll
+      for (int off = 8; off >= 1; off >>= 1) amax = fmaxf(amax, __shfl_xor_sync(0xffffffffu, amax, off));
+      if (g >= groups) continue;  // uniform across the half-warp, after the shuffles
+      const int t = g / kb_count, j = g - t * kb_count;
+      const float s = group_scale(amax, p.ue8m0);
+      uint32_t packed[2];
+      if (p.ue8m0)
+        quantize_by_scale<true>(f, s, packed);
+      else
+        quantize_by_scale<false>(f, s, packed);
+      uint8_t* row = tokens + j * TN * kKBlockBytes + t * kKBlockBytes;
+      *reinterpret_cast<uint2*>(row + (((sub >> 1) ^ (t & 7)) << 4) + (sub & 1) * 8) = make_uint2(packed[0], packed[1]);
+      if (sub == 0) scales0[j * Layout<TN>::kScalePitch + t] = scales1[j * Layout<TN>::kScalePitch + t] = s;
+    }
+  }
+  // Rows past M.
+  const int dead = TN - live;
+  for (int i = tid; i < dead * kb_count * (kKBlockBytes / 16); i += threads) {
+    const int row = i / (kKBlockBytes / 16), chunk = i % (kKBlockBytes / 16);
+    const int j = row / dead, t = live + row % dead;
+    reinterpret_cast<uint4*>(tokens + j * TN * kKBlockBytes + t * kKBlockBytes)[chunk] = make_uint4(0, 0, 0, 0);
+  }
+  for (int i = tid; i < dead * kb_count; i += threads) {
+    const int j = i / dead, t = live + i % dead;
+    scales0[j * Layout<TN>::kScalePitch + t] = scales1[j * Layout<TN>::kScalePitch + t] = 0.f;
+  }
+  ptx::fence_proxy_async_shared();  // the generic-proxy writes above, before wgmma (async proxy) reads them
+}
+
 __device__ __forceinline__ int kb_count_of(const Params& p, int rank) {
   return (rank + 1) * p.kb_total / p.split - rank * p.kb_total / p.split;
 }
@@ -293,8 +402,12 @@ __device__ __forceinline__ void reduce_store(const float* red, const Params& p, 
   }
 }
 
-template <int TN, int W>
-__global__ void __launch_bounds__(128 * W + 32, 1)
+// Threads of a CTA: W math warpgroups and the producer warp.
+template <int W, bool kFused>
+constexpr int kCtaThreads = 128 * W + 32;
+
+template <int TN, int W, bool kFused>
+__global__ void __launch_bounds__(kCtaThreads<W, kFused>, 1)
     swapab_splitk_kernel(const __grid_constant__ CUtensorMap tmap_a, const __grid_constant__ CUtensorMap tmap_b,
                          const Params p) {
   using L = Layout<TN>;
@@ -302,7 +415,8 @@ __global__ void __launch_bounds__(128 * W + 32, 1)
   extern __shared__ uint8_t smem_raw[];
   uint8_t* smem = reinterpret_cast<uint8_t*>((reinterpret_cast<uintptr_t>(smem_raw) + 1023) & ~uintptr_t(1023));
   const int stages = p.stages;
-  const int stage_bytes = p.kblocks * (L::kATile + p.rows * kKBlockBytes);
+  using S = StageLayout<TN, kFused>;
+  const int stage_bytes = S::bytes(p.kblocks, p.rows);
   const int stages_per_tile = (kb_count_of(p, blockIdx.x % p.split) + p.kblocks - 1) / p.kblocks;
   const int tid = threadIdx.x;
   const int warp = tid / 32, lane = tid % 32;
@@ -312,7 +426,8 @@ __global__ void __launch_bounds__(128 * W + 32, 1)
   const int kb_begin = rank * p.kb_total / p.split;
   const int kb_count = (rank + 1) * p.kb_total / p.split - kb_begin;
   const int kb_slice = (p.kb_total + p.split - 1) / p.split;  // the longest K slice of any rank
-  float* red = reinterpret_cast<float*>(smem + stages * stage_bytes);
+  uint8_t* resident = smem + stages * stage_bytes;  // fused only: kb_slice token tiles
+  float* red = reinterpret_cast<float*>(resident + (kFused ? kb_slice * TN * kKBlockBytes : 0));
   float* scales = red + 2 * L::kRedFloats;
   uint64_t* full = reinterpret_cast<uint64_t*>(scales + 2 * kb_slice * L::kScalePitch);
   uint64_t* empty = full + stages;
@@ -325,6 +440,10 @@ __global__ void __launch_bounds__(128 * W + 32, 1)
     ptx::fence_barrier_init();
   }
   __syncthreads();
+  // Launched with programmatic dependent launch: the next kernel may start its prologue now. Every
+  // thread waits for the preceding kernel (grid_dependency_wait) before it touches memory that
+  // kernel may write (A, a_scale, X, C; B and b_scale too unless const_weights).
+  ptx::launch_dependents();
 
   // Per tile, every thread of the cluster arrives on the cluster barrier once (the producer as soon
   // as it has issued the tile's loads, the math warps once their partial tile is parked) and waits
@@ -333,11 +452,29 @@ __global__ void __launch_bounds__(128 * W + 32, 1)
   if (warp == kConsumers / 32) {
     // ---------------- producer warp ----------------
     if (lane == 0) {
-      ptx::prefetch_tensormap(&tmap_a);
+      if (!kFused) ptx::prefetch_tensormap(&tmap_a);
       ptx::prefetch_tensormap(&tmap_b);
     }
     const uint64_t weight_policy = ptx::l2_evict_first();
     const uint64_t act_policy = ptx::l2_evict_last();
+    auto load_weight = [&](int slot, int kb, const TileOrigin& o) {
+      uint8_t* dst = smem + slot * stage_bytes + S::weight(p.kblocks, 0, p.rows);
+      if (p.kblocks == 1)  // a 2-D box: measured ~0.8 us faster per call than the same box in 3-D
+        ptx::tma_load_2d(dst, &tmap_b, &full[slot], kb * kKBlockBytes, o.n0, weight_policy);
+      else
+        ptx::tma_load_3d(dst, &tmap_b, &full[slot], 0, o.n0, kb, weight_policy);
+    };
+    // Constant weights: the first tile's first ring-full of weight boxes goes out before the wait for
+    // the preceding kernel, so the weight stream overlaps its tail.
+    const int prefetched = !kFused && p.const_weights && cluster < p.tiles ? min(stages, stages_per_tile) : 0;
+    if (lane == 0) {
+      const TileOrigin o = tile_origin(p, cluster, TN);
+      for (int q = 0; q < prefetched; ++q) {
+        ptx::mbar_arrive_expect_tx(&full[q], stage_bytes);  // tokens included
+        load_weight(q, kb_begin + q * p.kblocks, o);
+      }
+    }
+    ptx::grid_dependency_wait();
     RingPos pos{0, 0};
     int issued = 0;  // stages issued so far: the first `stages` need no free slot
     bool first = true;
@@ -348,13 +485,17 @@ __global__ void __launch_bounds__(128 * W + 32, 1)
         if (issued++ >= stages) ptx::mbar_wait(&empty[pos.slot], pos.phase ^ 1);
         uint8_t* stage = smem + pos.slot * stage_bytes;
         if (lane == 0) {
-          ptx::mbar_arrive_expect_tx(&full[pos.slot], stage_bytes);  // full boxes, out-of-bounds parts included
-          if (p.kblocks == 1) {  // a 2-D box: measured ~0.8 us faster per call than the same box in 3-D
-            ptx::tma_load_2d(stage + L::kATile, &tmap_b, &full[pos.slot], kb * kKBlockBytes, o.n0, weight_policy);
-            ptx::tma_load_2d(stage, &tmap_a, &full[pos.slot], kb * kKBlockBytes, o.m0, act_policy);
-          } else {
-            ptx::tma_load_3d(stage + p.kblocks * L::kATile, &tmap_b, &full[pos.slot], 0, o.n0, kb, weight_policy);
-            ptx::tma_load_3d(stage, &tmap_a, &full[pos.slot], 0, o.m0, kb, act_policy);
+          const bool weight_sent = first && q < prefetched;
+          if (!weight_sent) {
+            // Full boxes, out-of-bounds parts included.
+            ptx::mbar_arrive_expect_tx(&full[pos.slot], stage_bytes);
+            load_weight(pos.slot, kb, o);
+          }
+          if constexpr (!kFused) {  // the token tiles
+            if (p.kblocks == 1)
+              ptx::tma_load_2d(stage, &tmap_a, &full[pos.slot], kb * kKBlockBytes, o.m0, act_policy);
+            else
+              ptx::tma_load_3d(stage, &tmap_a, &full[pos.slot], 0, o.m0, kb, act_policy);
           }
         }
       }
@@ -366,20 +507,29 @@ __global__ void __launch_bounds__(128 * W + 32, 1)
     ptx::cluster_wait();
   } else {
     // ---------------- consumer warpgroups ----------------
+    ptx::grid_dependency_wait();  // scales, X and C belong to the stream's order
     int j = 0;
     RingPos tile_start{0, 0};
-    const ConsumerLoop<TN, W> loop{smem, scales, full, stages, p.kblocks, kb_count, p.rows};
+    const ConsumerLoop<TN, W, kFused> loop{smem, scales, full, stages, p.kblocks, kb_count, p.rows, resident};
     for (int64_t t = cluster; t < p.tiles; t += clusters, ++j, tile_start.advance_far(stages_per_tile, stages)) {
       const TileOrigin o = tile_origin(p, t, TN);
       float* tile_scales = scales + (j & 1) * kb_slice * L::kScalePitch;
       float* tile_red = red + (j & 1) * L::kRedFloats;
-      if (j == 0) load_scales<TN>(tile_scales, p, o.m0, o.n0, kb_begin, kb_count, tid, kConsumers);
-      ptx::named_barrier(2, kConsumers);  // this tile's scales are in shared memory
+      if (j == 0) {
+        if constexpr (kFused) {  // one token tile (M <= TN): its quantised slice serves every tile
+          quantize_slice<TN>(resident, scales, scales + kb_slice * L::kScalePitch, p, kb_begin, kb_count, tid,
+                             kConsumers);
+          load_b_scales<TN>(tile_scales, p, o.n0, kb_begin, kb_count, tid, kConsumers);
+        } else {
+          load_scales<TN>(tile_scales, p, o.m0, o.n0, kb_begin, kb_count, tid, kConsumers);
+        }
+      }
+      ptx::named_barrier(2, kConsumers);  // this tile's scales (and fused: tokens) are in shared memory
 
       float acc[TN / 2];
 #pragma unroll
       for (int e = 0; e < TN / 2; ++e) acc[e] = 0.f;
-      ConsumerLoop<TN, W> tile_loop = loop;
+      ConsumerLoop<TN, W, kFused> tile_loop = loop;
       tile_loop.scales = tile_scales;
       tile_loop.run(tid / 128, tile_start, acc);
       park<TN, W>(tile_red, acc, tid, p.rows);
@@ -388,7 +538,10 @@ __global__ void __launch_bounds__(128 * W + 32, 1)
       if (t + clusters < p.tiles) {  // the next tile's scales, while the other ranks finish
         const TileOrigin next = tile_origin(p, t + clusters, TN);
         float* next_scales = scales + ((j + 1) & 1) * kb_slice * L::kScalePitch;
-        load_scales<TN>(next_scales, p, next.m0, next.n0, kb_begin, kb_count, tid, kConsumers);
+        if constexpr (kFused)
+          load_b_scales<TN>(next_scales, p, next.n0, kb_begin, kb_count, tid, kConsumers);
+        else
+          load_scales<TN>(next_scales, p, next.m0, next.n0, kb_begin, kb_count, tid, kConsumers);
       }
       ptx::cluster_wait();
       reduce_store<TN>(tile_red, p, o, rank, tid, kConsumers);
@@ -410,55 +563,108 @@ TileMapSpec operand_map(const void* base, int64_t rows, int64_t cols, int64_t ld
   return s;
 }
 
-template <int TN, int W>
+template <int TN, int W, bool kFused = false>
 cudaError_t prepare(int smem_bytes) {
   static std::atomic<int> raised[kMaxDevices];
-  return raise_smem_limit(swapab_splitk_kernel<TN, W>, raised, smem_bytes);
+  return raise_smem_limit(swapab_splitk_kernel<TN, W, kFused>, raised, smem_bytes);
+}
+
+// attr must hold two entries. The second asks for programmatic dependent launch: the kernel may
+// start while the preceding one in the stream finishes (it waits with griddepcontrol.wait before
+// touching what that kernel may write).
+cudaLaunchConfig_t cluster_launch(cudaLaunchAttribute* attr, int split, int64_t clusters, int threads, int smem,
+                                  cudaStream_t stream) {
+  attr[0].id = cudaLaunchAttributeClusterDimension;
+  attr[0].val.clusterDim.x = split;
+  attr[0].val.clusterDim.y = 1;
+  attr[0].val.clusterDim.z = 1;
+  attr[1].id = cudaLaunchAttributeProgrammaticStreamSerialization;
+  attr[1].val.programmaticStreamSerializationAllowed = 1;
+  cudaLaunchConfig_t lc{};
+  lc.gridDim = dim3(unsigned(clusters * split));
+  lc.blockDim = dim3(threads);
+  lc.dynamicSmemBytes = smem;
+  lc.stream = stream;
+  lc.attrs = attr;
+  lc.numAttrs = 2;
+  return lc;
+}
+
+// Clusters of this instantiation at this footprint the device holds at once: the persistent grid.
+// cudaOccupancyMaxActiveClusters costs microseconds, so answers are cached per (device, split,
+// shared memory) in a small table of packed 64-bit entries (key high, answer low: one atomic word,
+// so a reader never pairs one key with another's answer; a collision only costs a re-query).
+template <int TN, int W, bool kFused>
+int resident_clusters(int device, int split, int smem) {
+  static std::atomic<uint64_t> cache[64];
+  const uint32_t key = (uint32_t(device) << 24) | (uint32_t(split) << 20) | uint32_t(smem);  // smem < 2^20
+  std::atomic<uint64_t>& slot = cache[(key * 2654435761u) >> 26];
+  const uint64_t hit = slot.load(std::memory_order_relaxed);
+  if (hit >> 32 == key) return int(uint32_t(hit));
+  cudaLaunchAttribute attr[2];
+  const cudaLaunchConfig_t lc = cluster_launch(attr, split, 256, kCtaThreads<W, kFused>, smem, nullptr);
+  int clusters = 0;
+  if (cudaOccupancyMaxActiveClusters(&clusters, swapab_splitk_kernel<TN, W, kFused>, &lc) != cudaSuccess) {
+    cudaGetLastError();
+    return 0;
+  }
+  slot.store((uint64_t(key) << 32) | uint32_t(clusters), std::memory_order_relaxed);
+  return clusters;
+}
+
+Params make_params(const Problem& p, const blockfp8_config_t& cfg, int stages) {
+  Params prm{};
+  prm.m = int(p.m), prm.n = int(p.n), prm.kb_total = int(p.k_blocks());
+  prm.rows = cfg.weight_rows;
+  prm.tiles_n = int((p.n + cfg.weight_rows - 1) / cfg.weight_rows);
+  prm.tiles = int64_t(prm.tiles_n) * ((p.m + cfg.token_tile - 1) / cfg.token_tile);
+  prm.a_scale = p.a_scale, prm.sa_m = p.a_scale_stride_m, prm.sa_k = p.a_scale_stride_k;
+  prm.b_scale = p.b_scale, prm.sb_n = p.b_scale_stride_n, prm.sb_k = p.b_scale_stride_k;
+  prm.c = p.c, prm.ldc = p.ldc, prm.c_dtype = p.c_dtype;
+  prm.split = cfg.split_k, prm.stages = stages, prm.kblocks = cfg.stage_kblocks;
+  prm.const_weights = (cfg.flags & BLOCKFP8_FLAG_CONST_WEIGHTS) != 0;
+  return prm;
+}
+
+// Enqueue one persistent grid: as many clusters as the device holds at once at this footprint
+// (several CTAs share an SM where the K slice is short), each walking the tiles `clusters` apart.
+// The dispatcher checked that at least one cluster fits.
+template <int TN, int W, bool kFused>
+blockfp8_status_t enqueue(const CUtensorMap& map_a, const CUtensorMap& map_b, const Params& prm, int smem,
+                          const DeviceInfo& dev, cudaStream_t stream) {
+  if (prepare<TN, W, kFused>(smem) != cudaSuccess) return BLOCKFP8_ERROR_CUDA;
+  const int resident = resident_clusters<TN, W, kFused>(dev.ordinal, prm.split, smem);
+  const int64_t clusters = std::min<int64_t>(prm.tiles, std::max(1, resident > 0 ? resident : dev.max_clusters[prm.split]));
+  cudaLaunchAttribute attr[2];
+  const cudaLaunchConfig_t lc = cluster_launch(attr, prm.split, clusters, kCtaThreads<W, kFused>, smem, stream);
+  if (cudaLaunchKernelEx(&lc, swapab_splitk_kernel<TN, W, kFused>, map_a, map_b, prm) != cudaSuccess)
+    return BLOCKFP8_ERROR_CUDA;
+  return BLOCKFP8_SUCCESS;
 }
 
 template <int TN, int W>
 blockfp8_status_t launch(const Problem& p, const blockfp8_config_t& cfg, const DeviceInfo& dev, cudaStream_t stream) {
   const int kb_slice = swapab_kb_slice(p.k / 128, cfg.split_k);
   const int smem = swapab_smem_bytes(TN, cfg.weight_rows, cfg.stage_kblocks, cfg.stages, kb_slice);
-  if (prepare<TN, W>(smem) != cudaSuccess) return BLOCKFP8_ERROR_CUDA;
-
   CUtensorMap map_a, map_b;
   if (!cached_tile_map(&map_a, operand_map(p.a, p.m, p.k, p.lda, TN, cfg.stage_kblocks)) ||
       !cached_tile_map(&map_b, operand_map(p.b, p.n, p.k, p.ldb, cfg.weight_rows, cfg.stage_kblocks)))
     return BLOCKFP8_ERROR_CUDA;
-
-  Params prm{};
-  prm.m = int(p.m), prm.n = int(p.n), prm.kb_total = int(p.k_blocks());
-  prm.rows = cfg.weight_rows;
-  prm.tiles_n = int((p.n + cfg.weight_rows - 1) / cfg.weight_rows);
-  prm.tiles = int64_t(prm.tiles_n) * ((p.m + TN - 1) / TN);
-  prm.a_scale = p.a_scale, prm.sa_m = p.a_scale_stride_m, prm.sa_k = p.a_scale_stride_k;
-  prm.b_scale = p.b_scale, prm.sb_n = p.b_scale_stride_n, prm.sb_k = p.b_scale_stride_k;
-  prm.c = p.c, prm.ldc = p.ldc, prm.c_dtype = p.c_dtype;
-  prm.split = cfg.split_k, prm.stages = cfg.stages, prm.kblocks = cfg.stage_kblocks;
-
-  // As many clusters as the device holds at once (the dispatcher checked it holds at least one);
-  // each walks the tiles `clusters` apart.
-  const int64_t clusters = std::min<int64_t>(prm.tiles, std::max(1, dev.max_clusters[cfg.split_k]));
-
-  cudaLaunchAttribute attr[1];
-  attr[0].id = cudaLaunchAttributeClusterDimension;
-  attr[0].val.clusterDim.x = cfg.split_k;
-  attr[0].val.clusterDim.y = 1;
-  attr[0].val.clusterDim.z = 1;
-  cudaLaunchConfig_t lc{};
-  lc.gridDim = dim3(unsigned(clusters * cfg.split_k));
-  lc.blockDim = dim3(128 * W + 32);
-  lc.dynamicSmemBytes = smem;
-  lc.stream = stream;
-  lc.attrs = attr;
-  lc.numAttrs = 1;
-  if (cudaLaunchKernelEx(&lc, swapab_splitk_kernel<TN, W>, map_a, map_b, prm) != cudaSuccess)
-    return BLOCKFP8_ERROR_CUDA;
-  return BLOCKFP8_SUCCESS;
+  return enqueue<TN, W, false>(map_a, map_b, make_params(p, cfg, cfg.stages), smem, dev, stream);
 }
 
-}  // namespace
+template <int TN>
+blockfp8_status_t launch_fused(const Problem& p, const FusedA& x, const blockfp8_config_t& cfg, int stages,
+                               const DeviceInfo& dev, cudaStream_t stream) {
+  const int kb_slice = swapab_kb_slice(p.k / 128, cfg.split_k);
+  const int smem = swapab_fused_smem_bytes(TN, cfg.weight_rows, cfg.stage_kblocks, stages, kb_slice);
+  CUtensorMap map_b;
+  if (!cached_tile_map(&map_b, operand_map(p.b, p.n, p.k, p.ldb, cfg.weight_rows, cfg.stage_kblocks)))
+    return BLOCKFP8_ERROR_CUDA;
+  Params prm = make_params(p, cfg, stages);
+  prm.x = static_cast<const __nv_bfloat16*>(x.x), prm.ldx = x.ldx, prm.ue8m0 = x.fmt == BLOCKFP8_SCALE_UE8M0;
+  return enqueue<TN, 2, true>(map_b, map_b, prm, smem, dev, stream);  // no A map: the kernel never reads it
+}
 
 template <int TN>
 blockfp8_status_t launch_tn(const Problem& p, const blockfp8_config_t& cfg, const DeviceInfo& dev,
@@ -468,6 +674,19 @@ blockfp8_status_t launch_tn(const Problem& p, const blockfp8_config_t& cfg, cons
   }
   return launch<TN, 1>(p, cfg, dev, stream);
 }
+
+template <int TN, int W>
+int reg_ctas() {
+  int n = 0;
+  if (cudaOccupancyMaxActiveBlocksPerMultiprocessor(&n, swapab_splitk_kernel<TN, W, false>, 128 * W + 32, 0) !=
+      cudaSuccess) {
+    cudaGetLastError();
+    return 0;
+  }
+  return n;
+}
+
+}  // namespace
 
 blockfp8_status_t launch_swapab_splitk(const Problem& p, const blockfp8_config_t& cfg, const DeviceInfo& dev,
                                        cudaStream_t stream) {
@@ -481,25 +700,39 @@ blockfp8_status_t launch_swapab_splitk(const Problem& p, const blockfp8_config_t
   }
 }
 
+blockfp8_status_t launch_swapab_fused(const Problem& p, const FusedA& x, const blockfp8_config_t& cfg, int stages,
+                                      const DeviceInfo& dev, cudaStream_t stream) {
+  if (cfg.warpgroups != 2 || p.m > cfg.token_tile) return BLOCKFP8_ERROR_INVALID_CONFIG;
+  switch (cfg.token_tile) {
+    case 8: return launch_fused<8>(p, x, cfg, stages, dev, stream);
+    case 16: return launch_fused<16>(p, x, cfg, stages, dev, stream);
+    case 32: return launch_fused<32>(p, x, cfg, stages, dev, stream);
+    default: return BLOCKFP8_ERROR_INVALID_CONFIG;
+  }
+}
+
 int swapab_max_active_clusters(int split, int smem_bytes) {
   if (prepare<8, 1>(smem_bytes) != cudaSuccess) return 0;
-  cudaLaunchAttribute attr[1];
-  attr[0].id = cudaLaunchAttributeClusterDimension;
-  attr[0].val.clusterDim.x = split;
-  attr[0].val.clusterDim.y = 1;
-  attr[0].val.clusterDim.z = 1;
-  cudaLaunchConfig_t lc{};
-  lc.gridDim = dim3(split * 256);
-  lc.blockDim = dim3(128 + 32);
-  lc.dynamicSmemBytes = smem_bytes;
-  lc.attrs = attr;
-  lc.numAttrs = 1;
+  cudaLaunchAttribute attr[2];
+  const cudaLaunchConfig_t lc = cluster_launch(attr, split, 256, 128 + 32, smem_bytes, nullptr);
   int clusters = 0;
-  if (cudaOccupancyMaxActiveClusters(&clusters, swapab_splitk_kernel<8, 1>, &lc) != cudaSuccess) {
+  if (cudaOccupancyMaxActiveClusters(&clusters, swapab_splitk_kernel<8, 1, false>, &lc) != cudaSuccess) {
     cudaGetLastError();
     return 0;
   }
   return clusters;
+}
+
+int swapab_reg_ctas(int token_tile, int warpgroups) {
+  const bool two = warpgroups == 2;
+  switch (token_tile) {
+    case 8: return two ? reg_ctas<8, 2>() : reg_ctas<8, 1>();
+    case 16: return two ? reg_ctas<16, 2>() : reg_ctas<16, 1>();
+    case 32: return two ? reg_ctas<32, 2>() : reg_ctas<32, 1>();
+    case 64: return two ? reg_ctas<64, 2>() : reg_ctas<64, 1>();
+    case 128: return two ? 0 : reg_ctas<128, 1>();
+    default: return 0;
+  }
 }
 
 }  // namespace blockfp8::detail

@@ -2,6 +2,8 @@
 //
 //   BadInputs          every argument error of the C ABI, with real device buffers: the named status,
 //                      and not one byte of the whole allocation (inputs, C, guards) changed.
+//   BadInputsBf16a     the same for blockfp8_gemm_bf16a (and its workspace size), workspace missing or
+//                      one byte short on the two-launch path included.
 //   Determinism        five eager runs and five CUDA-graph replays (poison + GEMM in the graph) are
 //                      bitwise identical, for each kernel family, split-K reduction included.
 //   ConcurrentStreams  four problems on four streams from four host threads, repeatedly, give the
@@ -263,6 +265,177 @@ TEST_F(ReliabilityTest, BadInputs) {
   std::vector<uint8_t> region;
   ASSERT_NO_FATAL_FAILURE(run(g, nullptr, stream_, region));
   check(g, stream_, region);
+}
+
+// (a') The same for blockfp8_gemm_bf16a and its workspace size. One allocation holds X (bf16, room for
+// 64 rows), B (N = 300, K = 512), b_scale, C (64 rows of ldc = 304, room for fp32) and a workspace,
+// 256-byte aligned regions with poisoned gaps between them; the valid call is M = 5, bf16 X and C, FP32
+// scales, the whole workspace. Each case changes one thing and expects its status with not one byte
+// of the allocation changed. The workspace cases need the device (the two-launch path's size is the
+// dispatcher's): M = 64 and fp32 X never take the one-launch path; X 2 bytes off alignment neither.
+
+struct FArgs {
+  int64_t m, n, k;
+  const void* x;
+  int64_t ldx;
+  blockfp8_dtype_t x_dtype;
+  const void* b;
+  int64_t ldb;
+  const float* bs;
+  int64_t sb_n, sb_k;
+  void* c;
+  int64_t ldc;
+  blockfp8_dtype_t c_dtype;
+  blockfp8_scale_format_t fmt;
+  void* ws;
+  size_t ws_bytes;
+};
+
+struct BadFusedCase {
+  const char* name;
+  blockfp8_status_t want;
+  std::function<void(FArgs&)> edit;
+};
+
+TEST_F(ReliabilityTest, BadInputsBf16a) {
+  constexpr int64_t kM = 5, kMaxM = 64, kN = 300, kK = 512, kLdc = 304, kKb = kK / 128, kNb = 3;
+  auto up = [](size_t v) { return (v + 255) / 256 * 256 + 256; };  // 256-byte aligned, and a gap after
+  const size_t x_at = 256, b_at = x_at + up(size_t(kMaxM * kK * 4)), bs_at = b_at + up(size_t(kN * kK)),
+               c_at = bs_at + up(size_t(kNb * kKb * 4)), ws_at = c_at + up(size_t(kMaxM * kLdc * 4)),
+               ws_bytes = size_t(kMaxM * kK * 4), total = ws_at + up(ws_bytes);
+  DeviceBuffer buf;
+  CUDA_ASSERT(buf.alloc(total));
+  uint8_t* base = buf.get();
+  CUDA_ASSERT(cudaMemset(base, 0xA5, total));  // gaps, C and the workspace: poison
+  {
+    std::vector<uint16_t> hx(size_t(kMaxM * kK * 2));  // bf16 X (also read as fp32 by a few cases)
+    const uint64_t seed = mix64(test_seed() ^ 0xbadf05edull);
+    for (size_t i = 0; i < hx.size(); ++i) hx[i] = float_to_bf16(float(random_unit(seed, i) * 8.0 - 4.0) + 0.01f);
+    CUDA_ASSERT(cudaMemcpy(base + x_at, hx.data(), hx.size() * 2, cudaMemcpyHostToDevice));
+    CUDA_ASSERT(fill_e4m3_device(base + b_at, kN, kK, kK, derive_seed(seed, 1), stream_));
+    std::vector<float> hbs(size_t(kNb * kKb));
+    for (size_t i = 0; i < hbs.size(); ++i) hbs[i] = random_scale(derive_seed(seed, 2), i, -8, -4);
+    CUDA_ASSERT(cudaMemcpy(base + bs_at, hbs.data(), hbs.size() * 4, cudaMemcpyHostToDevice));
+    CUDA_ASSERT(cudaStreamSynchronize(stream_));
+  }
+  const FArgs valid{kM,       kN,    kK,  base + x_at, kK, BLOCKFP8_DTYPE_BF16, base + b_at, kK,
+                    reinterpret_cast<const float*>(base + bs_at), kKb, 1, base + c_at, kLdc,
+                    BLOCKFP8_DTYPE_BF16, BLOCKFP8_SCALE_FP32, base + ws_at, ws_bytes};
+  auto call = [&](const FArgs& a) {
+    return blockfp8_gemm_bf16a(a.m, a.n, a.k, a.x, a.ldx, a.x_dtype, a.b, a.ldb, a.bs, a.sb_n, a.sb_k, a.c, a.ldc,
+                               a.c_dtype, a.fmt, a.ws, a.ws_bytes, stream_);
+  };
+  auto need = [&](int64_t m, const void* x, blockfp8_dtype_t t) {
+    size_t bytes = 0;
+    EXPECT_EQ(blockfp8_gemm_bf16a_workspace_size(m, kN, kK, x, kK, t, valid.b, kK, &bytes), BLOCKFP8_SUCCESS);
+    return bytes;
+  };
+  const size_t need_m64 = need(kMaxM, valid.x, BLOCKFP8_DTYPE_BF16);
+  const size_t need_fp32 = need(kM, valid.x, BLOCKFP8_DTYPE_FP32);
+  const void* x_off2 = base + x_at + 2;
+  const size_t need_off2 = need(kM, x_off2, BLOCKFP8_DTYPE_BF16);
+  ASSERT_GT(need_m64, 0u) << "M = 64 cannot take the one-launch path";
+  ASSERT_GT(need_fp32, 0u) << "fp32 X cannot take the one-launch path";
+  ASSERT_GT(need_off2, 0u) << "X 2 bytes off 16-byte alignment cannot take the one-launch path";
+  ASSERT_LE(need_m64, ws_bytes);
+
+  using E = blockfp8_status_t;
+  const E kNull = BLOCKFP8_ERROR_NULL_POINTER, kShape = BLOCKFP8_ERROR_INVALID_SHAPE,
+          kK128 = BLOCKFP8_ERROR_K_NOT_MULTIPLE_OF_128, kStride = BLOCKFP8_ERROR_INVALID_STRIDE,
+          kAlign = BLOCKFP8_ERROR_MISALIGNED, kDtype = BLOCKFP8_ERROR_INVALID_DTYPE, kAlias = BLOCKFP8_ERROR_ALIASING,
+          kValue = BLOCKFP8_ERROR_INVALID_VALUE;
+  auto cv = [](const void* p) { return const_cast<void*>(p); };
+  const std::vector<BadFusedCase> cases = {
+      {"x NULL", kNull, [](FArgs& a) { a.x = nullptr; }},
+      {"b NULL", kNull, [](FArgs& a) { a.b = nullptr; }},
+      {"b_scale NULL", kNull, [](FArgs& a) { a.bs = nullptr; }},
+      {"c NULL", kNull, [](FArgs& a) { a.c = nullptr; }},
+      {"M 0, b NULL", kNull, [](FArgs& a) { a.m = 0, a.b = nullptr; }},
+      {"M -1", kShape, [](FArgs& a) { a.m = -1; }},
+      {"N 0", kShape, [](FArgs& a) { a.n = 0; }},
+      {"ldx 2^62: X's extent overflows", kShape, [](FArgs& a) { a.ldx = int64_t{1} << 62; }},
+      {"K 500", kK128, [](FArgs& a) { a.k = 500; }},
+      {"ldx < K", kStride, [](FArgs& a) { a.ldx = kK - 1; }},
+      {"ldx -8", kStride, [](FArgs& a) { a.ldx = -8; }},
+      {"ldb < K", kStride, [](FArgs& a) { a.ldb = kK - 1; }},
+      {"ldc < N", kStride, [](FArgs& a) { a.ldc = kN - 1; }},
+      {"b_scale strides (1, 1)", kStride, [](FArgs& a) { a.sb_n = 1, a.sb_k = 1; }},
+      {"x_dtype 3", kDtype, [](FArgs& a) { a.x_dtype = static_cast<blockfp8_dtype_t>(3); }},
+      {"x_dtype -1", kDtype, [](FArgs& a) { a.x_dtype = static_cast<blockfp8_dtype_t>(-1); }},
+      {"c_dtype 3", kDtype, [](FArgs& a) { a.c_dtype = static_cast<blockfp8_dtype_t>(3); }},
+      {"fmt 2", kValue, [](FArgs& a) { a.fmt = static_cast<blockfp8_scale_format_t>(2); }},
+      {"fmt -1", kValue, [](FArgs& a) { a.fmt = static_cast<blockfp8_scale_format_t>(-1); }},
+      {"X bf16 at an odd address", kAlign, [](FArgs& a) { a.x = byte_offset(a.x, 1); }},
+      {"X fp32 2-byte aligned", kAlign,
+       [](FArgs& a) { a.x = byte_offset(a.x, 2), a.x_dtype = BLOCKFP8_DTYPE_FP32; }},
+      {"C bf16 at an odd address", kAlign, [](FArgs& a) { a.c = byte_offset(a.c, 1); }},
+      {"b_scale 2-byte aligned", kAlign, [](FArgs& a) { a.bs = byte_offset(a.bs, 2); }},
+      {"C == X", kAlias, [cv](FArgs& a) { a.c = cv(a.x); }},
+      {"C inside X (row 1)", kAlias, [cv](FArgs& a) { a.c = cv(byte_offset(a.x, kK * 2)); }},
+      {"C inside B", kAlias, [cv](FArgs& a) { a.c = cv(byte_offset(a.b, 1024)); }},
+      {"C == b_scale", kAlias, [cv](FArgs& a) { a.c = cv(a.bs); }},
+      {"workspace == C", kAlias, [](FArgs& a) { a.ws = a.c; }},
+      {"workspace ending inside C", kAlias, [](FArgs& a) { a.ws = byte_offset(a.c, -64), a.ws_bytes = 65; }},
+      {"workspace == X", kAlias, [cv](FArgs& a) { a.ws = cv(a.x); }},
+      {"workspace inside B", kAlias, [cv](FArgs& a) { a.ws = cv(byte_offset(a.b, 512)), a.ws_bytes = 64; }},
+      {"workspace over b_scale", kAlias, [cv](FArgs& a) { a.ws = cv(byte_offset(a.bs, -16)), a.ws_bytes = 32; }},
+      // Workspace missing or short on the two-launch path: INVALID_VALUE, nothing launched.
+      {"M 64, workspace NULL", kValue, [](FArgs& a) { a.m = kMaxM, a.ws = nullptr, a.ws_bytes = 0; }},
+      {"M 64, workspace NULL with a size", kValue, [](FArgs& a) { a.m = kMaxM, a.ws = nullptr; }},
+      {"M 64, workspace of 0 bytes", kValue, [](FArgs& a) { a.m = kMaxM, a.ws_bytes = 0; }},
+      {"M 64, workspace one byte short", kValue, [need_m64](FArgs& a) { a.m = kMaxM, a.ws_bytes = need_m64 - 1; }},
+      {"fp32 X, workspace NULL", kValue,
+       [](FArgs& a) { a.x_dtype = BLOCKFP8_DTYPE_FP32, a.ws = nullptr, a.ws_bytes = 0; }},
+      {"fp32 X, workspace one byte short", kValue,
+       [need_fp32](FArgs& a) { a.x_dtype = BLOCKFP8_DTYPE_FP32, a.ws_bytes = need_fp32 - 1; }},
+      {"X 2 bytes off alignment, workspace NULL", kValue,
+       [x_off2](FArgs& a) { a.x = x_off2, a.ws = nullptr, a.ws_bytes = 0; }},
+      {"X 2 bytes off alignment, workspace one byte short", kValue,
+       [x_off2, need_off2](FArgs& a) { a.x = x_off2, a.ws_bytes = need_off2 - 1; }},
+  };
+  ASSERT_GE(cases.size(), 30u);
+
+  std::vector<uint8_t> before(total), after(total);
+  CUDA_ASSERT(cudaDeviceSynchronize());
+  CUDA_ASSERT(cudaMemcpy(before.data(), base, total, cudaMemcpyDeviceToHost));
+  for (const BadFusedCase& bc : cases) {
+    SCOPED_TRACE(bc.name);
+    FArgs a = valid;
+    bc.edit(a);
+    const blockfp8_status_t st = call(a);
+    EXPECT_EQ(st, bc.want) << "got \"" << blockfp8_status_string(st) << "\", want \""
+                           << blockfp8_status_string(bc.want) << "\"";
+    CUDA_ASSERT(cudaDeviceSynchronize());
+    CUDA_ASSERT(cudaGetLastError());
+    CUDA_ASSERT(cudaMemcpy(after.data(), base, total, cudaMemcpyDeviceToHost));
+    if (after != before) {
+      size_t first = 0;
+      while (after[first] == before[first]) ++first;
+      ADD_FAILURE() << "device memory changed, first at byte " << first << " of the allocation";
+      before = after;
+    }
+  }
+
+  // blockfp8_gemm_bf16a_workspace_size's own errors (nothing to write: checked for the status only).
+  size_t bytes = 7;
+  EXPECT_EQ(blockfp8_gemm_bf16a_workspace_size(kM, kN, kK, valid.x, kK, BLOCKFP8_DTYPE_BF16, valid.b, kK, nullptr),
+            BLOCKFP8_ERROR_INVALID_VALUE);
+  EXPECT_EQ(blockfp8_gemm_bf16a_workspace_size(kM, kN, 500, valid.x, 500, BLOCKFP8_DTYPE_BF16, valid.b, 500, &bytes),
+            BLOCKFP8_ERROR_K_NOT_MULTIPLE_OF_128);
+  EXPECT_EQ(blockfp8_gemm_bf16a_workspace_size(kM, 0, kK, valid.x, kK, BLOCKFP8_DTYPE_BF16, valid.b, kK, &bytes),
+            BLOCKFP8_ERROR_INVALID_SHAPE);
+  EXPECT_EQ(bytes, 7u) << "an error must leave *bytes alone";
+
+  // The edits' baselines are valid calls: the unedited one, and exactly-sized workspaces where one is
+  // needed (M = 64, fp32 X, X off alignment), all succeed.
+  const FArgs ok_m64 = [&] { FArgs a = valid; a.m = kMaxM, a.ws_bytes = need_m64; return a; }();
+  const FArgs ok_fp32 = [&] { FArgs a = valid; a.x_dtype = BLOCKFP8_DTYPE_FP32, a.ws_bytes = need_fp32; return a; }();
+  const FArgs ok_off2 = [&] { FArgs a = valid; a.x = x_off2, a.ws_bytes = need_off2; return a; }();
+  for (const FArgs& a : {valid, ok_m64, ok_fp32, ok_off2}) {
+    const blockfp8_status_t st = call(a);
+    EXPECT_EQ(st, BLOCKFP8_SUCCESS) << "M=" << a.m << ": " << blockfp8_status_string(st);
+    CUDA_ASSERT(cudaStreamSynchronize(stream_));
+  }
 }
 
 // ---------------------------------------------------------------------------------------------------

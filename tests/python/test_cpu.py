@@ -331,3 +331,54 @@ def test_eager_predicate():
     from torch._subclasses.fake_tensor import FakeTensorMode
     with FakeTensorMode():
         assert not ops._eager(torch.empty(2, 128, dtype=FP8))
+
+
+def test_weight_rejects_what_gemm_rejects():
+    b = torch.zeros(256, 384, dtype=FP8)
+    s = torch.ones(2, 3)
+    with pytest.raises(TypeError, match="b must have dtype"):
+        blockfp8.Weight(b.float(), s)
+    with pytest.raises(ValueError, match="b_scale must have shape"):
+        blockfp8.Weight(b, s[:, :2])
+    with pytest.raises(ValueError, match="K must be a positive multiple of 128"):
+        blockfp8.Weight(b[:, :200], s)
+    with pytest.raises(ValueError, match="CUDA tensor"):
+        blockfp8.Weight(b, s)
+
+
+# ----------------------------------------------------------------------------------------------
+# From bf16 activations (blockfp8.gemm_bf16a / blockfp8.linear): fake shapes and argument errors
+# ----------------------------------------------------------------------------------------------
+
+def test_gemm_bf16a_meta_shapes():
+    x = torch.empty(5, 512, dtype=torch.bfloat16, device="meta")
+    b = torch.empty(300, 512, dtype=FP8, device="meta")
+    bs = torch.empty(3, 4, device="meta")
+    y = blockfp8.gemm_bf16a(x, b, bs, out_dtype=torch.float16, scale_format="ue8m0")
+    assert y.shape == (5, 300) and y.dtype == torch.float16 and y.device.type == "meta"
+    y3 = blockfp8.linear(x.view(1, 5, 512), b, bs)
+    assert y3.shape == (1, 5, 300) and y3.dtype == torch.bfloat16
+    traced = torch.compile(lambda t: blockfp8.linear(t, b, bs), backend="eager", fullgraph=True)
+    assert traced(x).shape == (5, 300)
+
+
+@pytest.mark.parametrize("bad,err,match", [
+    ({"x": torch.empty(4, 512, dtype=torch.int8)}, TypeError, "x must have dtype"),
+    ({"b": torch.empty(300, 384, dtype=FP8)}, ValueError, "same K"),
+    ({"b_scale": torch.empty(3, 3)}, ValueError, r"b_scale must have shape \[ceil\(N/128\), K/128\]"),
+    ({"x": torch.empty(4, 500, dtype=torch.bfloat16)}, ValueError, "same K|multiple of 128"),
+    ({"scale_format": "e8m0"}, ValueError, "scale_format must be 'fp32' or 'ue8m0'"),
+    ({"out_dtype": torch.int32}, TypeError, "out_dtype must be"),
+    ({"x": torch.empty(4, 512, dtype=torch.bfloat16).t()}, ValueError, "same K|contiguous along K"),
+    ({"device": "cpu"}, ValueError, "must be a CUDA tensor"),
+])
+def test_gemm_bf16a_argument_errors(bad, err, match):
+    """Every rule names the argument (meta tensors: the checks, not the device, are under test; the
+    last case puts valid tensors on the CPU)."""
+    dev = bad.pop("device", "meta")
+    args = {"x": torch.empty(4, 512, dtype=torch.bfloat16, device=dev),
+            "b": torch.empty(300, 512, dtype=FP8, device=dev),
+            "b_scale": torch.empty(3, 4, device=dev), "out_dtype": torch.bfloat16, "scale_format": "fp32"}
+    args.update(bad)
+    with pytest.raises(err, match=match):
+        blockfp8.gemm_bf16a(**args)

@@ -212,3 +212,109 @@ TEST(QuantizeApiErrors, ZeroMIsANoOp) {
 }
 
 }  // namespace
+
+// ---- blockfp8_gemm_bf16a and its workspace size ---------------------------------------------------
+// Argument errors come before any CUDA call, so they are checked here without a GPU. What needs the
+// device (a workspace missing or too small for the two-launch path) is in tests/gpu/test_reliability.cpp.
+
+namespace {
+
+constexpr uintptr_t kFX = 9ull << 40, kFW = 10ull << 40;
+
+struct FArgs {
+  int64_t m = 4, n = 256, k = 512;
+  const void* x = reinterpret_cast<const void*>(kFX);
+  int64_t ldx = 512;
+  blockfp8_dtype_t x_dtype = BLOCKFP8_DTYPE_BF16;
+  const void* b = reinterpret_cast<const void*>(kB);
+  int64_t ldb = 512;
+  const float* b_scale = reinterpret_cast<const float*>(kBScale);
+  int64_t sb_n = 4, sb_k = 1;
+  void* c = reinterpret_cast<void*>(kC);
+  int64_t ldc = 256;
+  blockfp8_dtype_t c_dtype = BLOCKFP8_DTYPE_BF16;
+  blockfp8_scale_format_t fmt = BLOCKFP8_SCALE_FP32;
+  void* ws = reinterpret_cast<void*>(kFW);
+  size_t ws_bytes = size_t(1) << 20;
+
+  blockfp8_status_t run() const {
+    return blockfp8_gemm_bf16a(m, n, k, x, ldx, x_dtype, b, ldb, b_scale, sb_n, sb_k, c, ldc, c_dtype, fmt, ws,
+                               ws_bytes, nullptr);
+  }
+};
+
+template <class Edit>
+void expect_fused_status(blockfp8_status_t want, Edit edit) {
+  FArgs args;
+  edit(args);
+  EXPECT_EQ(args.run(), want) << blockfp8_status_string(args.run());
+}
+
+TEST(FusedApiErrors, Arguments) {
+  expect_fused_status(BLOCKFP8_ERROR_NULL_POINTER, [](FArgs& a) { a.x = nullptr; });
+  expect_fused_status(BLOCKFP8_ERROR_NULL_POINTER, [](FArgs& a) { a.b = nullptr; });
+  expect_fused_status(BLOCKFP8_ERROR_NULL_POINTER, [](FArgs& a) { a.b_scale = nullptr; });
+  expect_fused_status(BLOCKFP8_ERROR_NULL_POINTER, [](FArgs& a) { a.c = nullptr; });
+  expect_fused_status(BLOCKFP8_ERROR_NULL_POINTER, [](FArgs& a) { a.m = 0, a.b = nullptr; });
+  expect_fused_status(BLOCKFP8_ERROR_INVALID_SHAPE, [](FArgs& a) { a.m = -1; });
+  expect_fused_status(BLOCKFP8_ERROR_INVALID_SHAPE, [](FArgs& a) { a.n = 0; });
+  expect_fused_status(BLOCKFP8_ERROR_INVALID_SHAPE, [](FArgs& a) { a.k = 0; });
+  expect_fused_status(BLOCKFP8_ERROR_INVALID_SHAPE, [](FArgs& a) { a.m = int64_t{1} << 31; });
+  expect_fused_status(BLOCKFP8_ERROR_INVALID_SHAPE, [](FArgs& a) { a.ldx = int64_t{1} << 62; });
+  expect_fused_status(BLOCKFP8_ERROR_K_NOT_MULTIPLE_OF_128, [](FArgs& a) { a.k = 500, a.ldx = a.ldb = 500; });
+  expect_fused_status(BLOCKFP8_ERROR_INVALID_STRIDE, [](FArgs& a) { a.ldx = 511; });
+  expect_fused_status(BLOCKFP8_ERROR_INVALID_STRIDE, [](FArgs& a) { a.ldb = 511; });
+  expect_fused_status(BLOCKFP8_ERROR_INVALID_STRIDE, [](FArgs& a) { a.ldc = 255; });
+  expect_fused_status(BLOCKFP8_ERROR_INVALID_STRIDE, [](FArgs& a) { a.sb_k = -1; });
+  expect_fused_status(BLOCKFP8_ERROR_INVALID_STRIDE, [](FArgs& a) { a.n = a.ldc = 300, a.sb_n = 1, a.sb_k = 1; });
+  expect_fused_status(BLOCKFP8_ERROR_MISALIGNED, [](FArgs& a) { a.x = reinterpret_cast<const void*>(kFX + 1); });
+  expect_fused_status(BLOCKFP8_ERROR_MISALIGNED, [](FArgs& a) {
+    a.x_dtype = BLOCKFP8_DTYPE_FP32, a.x = reinterpret_cast<const void*>(kFX + 2);
+  });
+  expect_fused_status(BLOCKFP8_ERROR_MISALIGNED, [](FArgs& a) { a.c = reinterpret_cast<void*>(kC + 1); });
+  expect_fused_status(BLOCKFP8_ERROR_MISALIGNED,
+                      [](FArgs& a) { a.b_scale = reinterpret_cast<const float*>(kBScale + 2); });
+  expect_fused_status(BLOCKFP8_ERROR_INVALID_DTYPE, [](FArgs& a) { a.x_dtype = static_cast<blockfp8_dtype_t>(3); });
+  expect_fused_status(BLOCKFP8_ERROR_INVALID_DTYPE, [](FArgs& a) { a.c_dtype = static_cast<blockfp8_dtype_t>(-1); });
+  expect_fused_status(BLOCKFP8_ERROR_INVALID_VALUE, [](FArgs& a) { a.fmt = static_cast<blockfp8_scale_format_t>(2); });
+  expect_fused_status(BLOCKFP8_ERROR_ALIASING, [](FArgs& a) { a.c = const_cast<void*>(a.x); });
+  expect_fused_status(BLOCKFP8_ERROR_ALIASING, [](FArgs& a) { a.c = reinterpret_cast<void*>(kB + 256); });
+  expect_fused_status(BLOCKFP8_ERROR_ALIASING, [](FArgs& a) { a.c = reinterpret_cast<void*>(kBScale); });
+  expect_fused_status(BLOCKFP8_ERROR_ALIASING, [](FArgs& a) { a.ws = reinterpret_cast<void*>(kC); });
+  expect_fused_status(BLOCKFP8_ERROR_ALIASING, [](FArgs& a) { a.ws = const_cast<void*>(a.x); });
+  expect_fused_status(BLOCKFP8_ERROR_ALIASING, [](FArgs& a) { a.ws = reinterpret_cast<void*>(kB + 64); });
+  expect_fused_status(BLOCKFP8_ERROR_ALIASING, [](FArgs& a) { a.ws = reinterpret_cast<void*>(kBScale); });
+}
+
+// M == 0 returns before any CUDA call: succeeds without a GPU, X, C and the workspace NULL.
+TEST(FusedApiErrors, ZeroMIsANoOp) {
+  FArgs args;
+  args.m = 0, args.x = nullptr, args.c = nullptr, args.ws = nullptr, args.ws_bytes = 0;
+  EXPECT_EQ(args.run(), BLOCKFP8_SUCCESS);
+}
+
+TEST(FusedApiErrors, WorkspaceSizeArguments) {
+  const void* x = reinterpret_cast<const void*>(kFX);
+  const void* b = reinterpret_cast<const void*>(kB);
+  size_t bytes = 12345;
+  // A NULL out-parameter: INVALID_VALUE, as blockfp8_gemm_plan answers.
+  EXPECT_EQ(blockfp8_gemm_bf16a_workspace_size(4, 256, 512, x, 512, BLOCKFP8_DTYPE_BF16, b, 512, nullptr),
+            BLOCKFP8_ERROR_INVALID_VALUE);
+  EXPECT_EQ(blockfp8_gemm_bf16a_workspace_size(4, 256, 500, x, 500, BLOCKFP8_DTYPE_BF16, b, 500, &bytes),
+            BLOCKFP8_ERROR_K_NOT_MULTIPLE_OF_128);
+  EXPECT_EQ(blockfp8_gemm_bf16a_workspace_size(4, 256, 0, x, 512, BLOCKFP8_DTYPE_BF16, b, 512, &bytes),
+            BLOCKFP8_ERROR_INVALID_SHAPE);
+  EXPECT_EQ(blockfp8_gemm_bf16a_workspace_size(-1, 256, 512, x, 512, BLOCKFP8_DTYPE_BF16, b, 512, &bytes),
+            BLOCKFP8_ERROR_INVALID_SHAPE);
+  EXPECT_EQ(blockfp8_gemm_bf16a_workspace_size(4, 0, 512, x, 512, BLOCKFP8_DTYPE_BF16, b, 512, &bytes),
+            BLOCKFP8_ERROR_INVALID_SHAPE);
+  EXPECT_EQ(blockfp8_gemm_bf16a_workspace_size(int64_t{1} << 31, 256, 512, x, 512, BLOCKFP8_DTYPE_BF16, b, 512, &bytes),
+            BLOCKFP8_ERROR_INVALID_SHAPE);
+  // M == 0 needs nothing, and is answered without a device.
+  bytes = 12345;
+  EXPECT_EQ(blockfp8_gemm_bf16a_workspace_size(0, 256, 512, nullptr, 512, BLOCKFP8_DTYPE_BF16, b, 512, &bytes),
+            BLOCKFP8_SUCCESS);
+  EXPECT_EQ(bytes, 0u);
+}
+
+}  // namespace

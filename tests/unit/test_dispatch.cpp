@@ -64,7 +64,8 @@ TEST(Dispatch, ChosenConfigsAreValidEverywhere) {
         blockfp8_config_t c = choose_config(m, n, k, d);
         ASSERT_EQ(check_config(c, m, n, k, d), BLOCKFP8_SUCCESS) << m << " " << n << " " << k;
         // Small M goes to the decode kernel, large M to the tiled one (its rules: test_dispatch_tiled.cpp).
-        EXPECT_EQ(c.kernel, m <= kSwapabMaxM ? BLOCKFP8_KERNEL_SWAPAB_SPLITK : BLOCKFP8_KERNEL_TILED);
+        const bool tiled = m > kSwapabMaxM || tiled_wins_mid_m(m, n, k, d);
+        EXPECT_EQ(c.kernel, tiled ? BLOCKFP8_KERNEL_TILED : BLOCKFP8_KERNEL_SWAPAB_SPLITK);
         if (c.kernel != BLOCKFP8_KERNEL_SWAPAB_SPLITK) continue;
         EXPECT_GE(c.stages, swapab_min_stages(c.token_tile, c.warpgroups));
         const int slice = swapab_kb_slice(k / 128, c.split_k);
@@ -139,6 +140,47 @@ TEST(Dispatch, BatchInvariantConfigIgnoresM) {
         EXPECT_EQ(checked.weight_rows, at_one.weight_rows);
       }
     }
+}
+
+TEST(Dispatch, NoShallowRingWhenADeeperOneRuns) {
+  // 7168 x 16384 at M = 128: unsplit, the 128-token tile's double-buffered scales leave one stage
+  // (measured 1.8x slower than the old kernel, bench/results 51c10d4). A split with a real ring wins.
+  const DeviceInfo d = h200();
+  blockfp8_config_t c = choose_config(128, 7168, 16384, d);
+  ASSERT_EQ(check_config(c, 128, 7168, 16384, d), BLOCKFP8_SUCCESS);
+  EXPECT_GE(c.stages, kSwapabUsefulStages);
+  // Where K is so long that no configuration has a deep ring, a shallow one still runs.
+  blockfp8_config_t deep_k = choose_config(128, 2112, int64_t(128) * 1024, d);
+  EXPECT_EQ(check_config(deep_k, 128, 2112, int64_t(128) * 1024, d), BLOCKFP8_SUCCESS);
+}
+
+TEST(Dispatch, TiledTakesWideWeightsAtMidM) {
+  const DeviceInfo d = h200();
+  // Measured at M = 64 / 128 (dispatch.cpp, tiled_wins_mid_m).
+  EXPECT_EQ(choose_config(128, 32768, 512, d).kernel, BLOCKFP8_KERNEL_TILED);
+  EXPECT_EQ(choose_config(128, 7168, 16384, d).kernel, BLOCKFP8_KERNEL_TILED);
+  EXPECT_EQ(choose_config(64, 32768, 512, d).kernel, BLOCKFP8_KERNEL_TILED);
+  // Narrow weights and long K at M = 64 stay on the decode kernel; so does all of M <= 32.
+  EXPECT_EQ(choose_config(128, 2112, 7168, d).kernel, BLOCKFP8_KERNEL_SWAPAB_SPLITK);
+  EXPECT_EQ(choose_config(64, 7168, 16384, d).kernel, BLOCKFP8_KERNEL_SWAPAB_SPLITK);
+  for (int64_t m : {1, 8, 32}) EXPECT_EQ(choose_config(m, 32768, 512, d).kernel, BLOCKFP8_KERNEL_SWAPAB_SPLITK);
+}
+
+TEST(Dispatch, ShortKSharesSMs) {
+  // kv_b (N = 32768, K = 512): a CTA's footprint is a few KB of ring, so several share an SM; the
+  // cost model counts them (the launch sizes its persistent grid with the occupancy API).
+  const DeviceInfo d = h200();
+  const int smem_short = swapab_smem_bytes(8, 64, 1, 6, 4);
+  EXPECT_GE(swapab_ctas_per_sm(8, 2, smem_short, d), 2);
+  const int smem_long = swapab_smem_bytes(8, 64, 1, 24, 56);
+  EXPECT_EQ(swapab_ctas_per_sm(8, 2, smem_long, d), 1);
+  // Registers cap it too: 64 tokens with two warpgroups sit at the register limit.
+  EXPECT_EQ(swapab_ctas_per_sm(64, 2, smem_short, d), 1);
+  // With three CTAs per SM, 512 tiles of 64 rows take two rounds instead of four: cheaper than the
+  // one-CTA-per-SM estimate.
+  DeviceInfo one_per_sm = d;
+  for (auto& row : one_per_sm.swapab_reg_ctas) row[1] = row[2] = 1;
+  EXPECT_LT(swapab_cost_ns(1, 32768, 512, 8, 64, 1, d), swapab_cost_ns(1, 32768, 512, 8, 64, 1, one_per_sm));
 }
 
 TEST(Dispatch, AnyNIsTiledWithoutPadding) {

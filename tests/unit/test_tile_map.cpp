@@ -38,9 +38,17 @@ TEST(TileMap, SeveralKBlocksStackAsAThirdDimension) {
   EXPECT_EQ(a.box[2], 4u);
 }
 
-TEST(TileMap, TheKBlockViewIsForFp8Only) {
-  TileMapSpec s = fp8(64, 512, 512, 64, 2);
-  s.type = CU_TENSOR_MAP_DATA_TYPE_BFLOAT16;
+TEST(TileMap, TheKBlockViewIsForFp8AndBf16) {
+  // The fused kernel's X: bf16 [M][K], k-blocks of 128 elements = 256 bytes.
+  TileMapSpec s = fp8(64, 512, 1024, 32, 2);
+  s.type = CU_TENSOR_MAP_DATA_TYPE_BFLOAT16, s.ld_bytes = 2048, s.swizzle = CU_TENSOR_MAP_SWIZZLE_NONE;
+  const TileMapArgs a = tile_map_args(s);
+  ASSERT_EQ(a.rank, 3u);
+  EXPECT_EQ(a.dims[0], 128u);  // elements
+  EXPECT_EQ(a.dims[2], 4u);
+  EXPECT_EQ(a.strides[0], 2048u);
+  EXPECT_EQ(a.strides[1], 256u);  // the next k-block: 128 bf16
+  s.type = CU_TENSOR_MAP_DATA_TYPE_FLOAT32;  // no other element type
   EXPECT_EQ(tile_map_args(s).rank, 0u);
   s = fp8(64, 512, 512, 64, 2);
   s.box_cols = 64;

@@ -1,0 +1,162 @@
+"""The GEMM from bf16 activations: blockfp8.gemm_bf16a and blockfp8.linear (torch.library custom op).
+
+    y = blockfp8.linear(x, w, w_scale)          # x [..., K] bf16, w [N, K] e4m3, w_scale [N/128, K/128]
+    c = blockfp8.gemm_bf16a(x2d, w, w_scale)    # the 2-D form, output dtype of your choice
+
+Bitwise identical to blockfp8.gemm(*blockfp8.quantize_1x128(x2d, scale_format), w, w_scale): the C
+entry point (blockfp8_gemm_bf16a) quantises inside the decode kernel, in one launch, where it can
+(M <= 32, bf16 x, 16-byte aligned rows) and otherwise quantises into a workspace this module
+allocates and runs the GEMM. Registered operator:
+  blockfp8::gemm_bf16a(Tensor x, Tensor b, Tensor b_scale, ScalarType out_dtype, str scale_format) -> Tensor
+Same calling rules as blockfp8.gemm: eager calls on real tensors go straight to C; compile, tracing
+and dispatch modes see the operator. Runs on x's device and current stream; never synchronises.
+"""
+from __future__ import annotations
+
+import ctypes
+from ctypes import c_size_t
+from typing import Optional
+
+import torch
+
+from . import _lib
+from .ops import _OUT_DTYPES, _check_devices, _check_tensor, _eager, _get_device, _rows, _shape, _stream
+
+__all__ = ["gemm_bf16a", "linear"]
+
+_FP8 = torch.float8_e4m3fn
+_BLOCK = 128
+_X_DTYPES = {torch.bfloat16: _lib.DTYPE_BF16, torch.float16: _lib.DTYPE_FP16, torch.float32: _lib.DTYPE_FP32}
+_FORMATS = {"fp32": _lib.SCALE_FP32, "ue8m0": _lib.SCALE_UE8M0}
+_FN = "blockfp8.gemm_bf16a"
+
+def _c():
+    """(blockfp8_gemm_bf16a, blockfp8_gemm_bf16a_workspace_size) of the loaded library."""
+    lib = _lib.lib()
+    if not hasattr(lib, "blockfp8_gemm_bf16a"):
+        raise RuntimeError(f"{_FN}: the loaded library ({_lib.library_path()}) has no blockfp8_gemm_bf16a")
+    return lib.blockfp8_gemm_bf16a, lib.blockfp8_gemm_bf16a_workspace_size
+
+
+def _check(x, b, b_scale, out_dtype, scale_format, fn=_FN):
+    """dtype / shape / stride rules, no device access (fake-safe). Returns (x2d, M, N, K, fmt)."""
+    for t, name in ((x, "x"), (b, "b"), (b_scale, "b_scale")):
+        _check_tensor(t, name, fn)
+    fmt = _FORMATS.get(scale_format) if isinstance(scale_format, str) else None
+    if fmt is None:
+        raise ValueError(f"{fn}: scale_format must be 'fp32' or 'ue8m0', got {scale_format!r}")
+    if out_dtype not in _OUT_DTYPES:
+        raise TypeError(f"{fn}: out_dtype must be torch.bfloat16, torch.float16 or torch.float32, got {out_dtype}")
+    if x.dtype not in _X_DTYPES:
+        raise TypeError(f"{fn}: x must have dtype bfloat16, float16 or float32, got {x.dtype}")
+    if b.dtype != _FP8:
+        raise TypeError(f"{fn}: b must have dtype torch.float8_e4m3fn, got {b.dtype}")
+    if b_scale.dtype != torch.float32:
+        raise TypeError(f"{fn}: b_scale must have dtype torch.float32, got {b_scale.dtype}")
+    if x.dim() != 2:
+        raise ValueError(f"{fn}: x must be 2-D [M, K], got shape {_shape(x)}")
+    if b.dim() != 2:
+        raise ValueError(f"{fn}: b must be 2-D [N, K], got shape {_shape(b)}")
+    m, k = x.shape
+    n, kb_ = b.shape
+    if kb_ != k:
+        raise ValueError(f"{fn}: x [M, K] and b [N, K] must have the same K, got x {_shape(x)} and b {_shape(b)}")
+    if k <= 0 or k % _BLOCK != 0:
+        raise ValueError(f"{fn}: K must be a positive multiple of 128, got K={k}")
+    if n < 1:
+        raise ValueError(f"{fn}: b must have at least one row (N >= 1), got shape {_shape(b)}")
+    nb, kb = (n + _BLOCK - 1) // _BLOCK, k // _BLOCK
+    if b_scale.dim() != 2 or tuple(b_scale.shape) != (nb, kb):
+        raise ValueError(f"{fn}: b_scale must have shape [ceil(N/128), K/128] = [{nb}, {kb}], got {_shape(b_scale)}")
+    if x.stride(1) != 1 and m > 0:
+        raise ValueError(f"{fn}: x must be contiguous along K (stride(1) == 1), got strides {x.stride()}")
+    if b.stride(1) != 1:
+        raise ValueError(f"{fn}: b must be contiguous along K (stride(1) == 1), got strides {b.stride()}")
+    if m > 1 and x.stride(0) < k:
+        raise ValueError(f"{fn}: x's row stride must be >= K={k}, got strides {x.stride()}")
+    if n > 1 and b.stride(0) < k:
+        raise ValueError(f"{fn}: b's row stride must be >= K={k}, got strides {b.stride()}")
+    return x, m, n, k, fmt
+
+
+# Workspace bytes per (device, shape, alignment class): the answer depends only on these, and asking
+# C each call would cost a second ctypes call.
+_workspace_bytes: dict = {}
+
+
+def _gemm_real(x, b, b_scale, out_dtype, scale_format, fn=_FN):
+    x, m, n, k, fmt = _check(x, b, b_scale, out_dtype, scale_format, fn)
+    index = _check_devices(fn, (x, "x"), (b, "b"), (b_scale, "b_scale"))
+    out = x.new_empty((m, n), dtype=out_dtype)
+    if m == 0:
+        return out
+    gemm_c, size_c = _c()
+    ldx = x.stride(0) if m > 1 else k
+    ldb = b.stride(0) if n > 1 else k
+    xp, bp = x.data_ptr(), b.data_ptr()
+    key = (index, m, n, k, x.dtype, (xp | (ldx * x.element_size())) & 15, (bp | ldb) & 15)
+    with torch.cuda.device(index):
+        need = _workspace_bytes.get(key)
+        if need is None:
+            nbytes = c_size_t(0)
+            status = size_c(m, n, k, xp, ldx, _X_DTYPES[x.dtype], bp, ldb, ctypes.byref(nbytes))
+            if status != 0:
+                raise _lib.BlockFP8Error(status, "blockfp8_gemm_bf16a_workspace_size", f"{fn}(M={m}, N={n}, K={k})")
+            need = _workspace_bytes[key] = nbytes.value
+        ws = x.new_empty((need,), dtype=torch.uint8) if need else None
+        ss_n, ss_k = b_scale.stride()
+        status = gemm_c(m, n, k, xp, ldx, _X_DTYPES[x.dtype], bp, ldb, b_scale.data_ptr(), ss_n, ss_k,
+                        out.data_ptr(), n, _OUT_DTYPES[out_dtype], fmt, ws.data_ptr() if need else None, need,
+                        _stream(index))
+    if status != 0:
+        raise _lib.BlockFP8Error(status, "blockfp8_gemm_bf16a", f"{fn}(M={m}, N={n}, K={k}) on cuda:{index}")
+    return out
+
+
+@torch.library.custom_op(
+    "blockfp8::gemm_bf16a", mutates_args=(),
+    schema="(Tensor x, Tensor b, Tensor b_scale, ScalarType out_dtype, str scale_format) -> Tensor")
+def _gemm_bf16a_op(x, b, b_scale, out_dtype, scale_format):
+    return _gemm_real(x, b, b_scale, out_dtype, scale_format)
+
+
+@_gemm_bf16a_op.register_fake
+def _gemm_bf16a_fake(x, b, b_scale, out_dtype, scale_format):
+    _, m, n, _, _ = _check(x, b, b_scale, out_dtype, scale_format)
+    return x.new_empty((m, n), dtype=out_dtype)
+
+
+def gemm_bf16a(x: torch.Tensor, b: torch.Tensor, b_scale: torch.Tensor, out_dtype: torch.dtype = torch.bfloat16,
+               scale_format: str = "fp32") -> torch.Tensor:
+    """C [M, N] = blockfp8.gemm(*quantize_1x128(x, scale_format), b, b_scale), bitwise, in one launch
+    where the decode kernel can quantise x itself (M <= 32, bf16, 16-byte aligned rows).
+
+    x [M, K]: bfloat16, float16 or float32, K contiguous. b [N, K] float8_e4m3fn, b_scale
+    [ceil(N/128), K/128] float32. scale_format "fp32" or "ue8m0" (how x's 1x128 scales are formed).
+    """
+    if _eager(x):
+        return _gemm_real(x, b, b_scale, out_dtype, scale_format)
+    for t, name in ((x, "x"), (b, "b"), (b_scale, "b_scale")):
+        _check_tensor(t, name, _FN)
+    return torch.ops.blockfp8.gemm_bf16a(x, b, b_scale, out_dtype, scale_format)
+
+
+def linear(x: torch.Tensor, weight: torch.Tensor, weight_scale: torch.Tensor, bias: Optional[torch.Tensor] = None,
+           out_dtype: Optional[torch.dtype] = None, scale_format: str = "fp32") -> torch.Tensor:
+    """A block-FP8 linear layer on unquantised activations: x [..., K] -> [..., N].
+
+    weight [N, K] float8_e4m3fn with weight_scale [ceil(N/128), K/128] (128x128 blocks); x is
+    quantised per token per 128 channels (scale_format "fp32" or DeepSeek-V3.1's "ue8m0") inside the
+    GEMM where it can. out_dtype defaults to x's dtype (bf16 / fp16; fp32 x gives fp32). bias, if
+    given, is added afterwards in out_dtype.
+    """
+    fn = "blockfp8.linear"
+    _check_tensor(x, "x", fn)
+    if x.dim() < 1:
+        raise ValueError(f"{fn}: x must be [..., K], got a scalar")
+    lead = _shape(x)[:-1]
+    x2 = x.view(1, x.shape[-1]) if x.dim() == 1 else _rows(x, "x", fn)
+    y = gemm_bf16a(x2, weight, weight_scale, out_dtype or x.dtype, scale_format)
+    if bias is not None:
+        y = y + bias
+    return y.view(*lead, y.shape[-1])
