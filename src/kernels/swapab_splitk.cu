@@ -270,7 +270,9 @@ __device__ __forceinline__ void load_b_scales(float* scales, const Params& p, in
 // behind the weight stream the producer has already started (making the producer wait for the X
 // loads to go out first measured slower: 10.9 against 9.8 us at M = 1 on 2112 x 7168); the
 // dispatcher takes this kernel only where that pays (kSwapabFusedMaxGroups: one pass, at most 96 groups).
-constexpr int kFusedLoadsPerThread = 16;
+// kSwapabFusedMaxGroups / (256 threads / 16 lanes a group) = 6 groups a thread at most: one pass.
+constexpr int kFusedLoadsPerThread = 8;
+static_assert(kFusedLoadsPerThread * 16 >= kSwapabFusedMaxGroups, "the fused slice takes one pass of loads");
 
 template <int TN>
 __device__ __forceinline__ void quantize_slice(uint8_t* tokens, float* scales0, float* scales1, const Params& p,
@@ -289,7 +291,6 @@ __device__ __forceinline__ void quantize_slice(uint8_t* tokens, float* scales0, 
     for (int u = 0; u < kLoads; ++u) {
       const int g = base + u * per_pass;
       raw[u] = make_uint4(0, 0, 0, 0);
-      if (warp_base + u * per_pass >= groups) break;
       if (g < groups) {
         const int t = g / kb_count, j = g - t * kb_count;  // consecutive groups: adjacent k-blocks of a row
         raw[u] = __ldg(reinterpret_cast<const uint4*>(p.x + int64_t(t) * p.ldx + int64_t(kb_begin + j) * 128) + sub);
@@ -298,7 +299,7 @@ __device__ __forceinline__ void quantize_slice(uint8_t* tokens, float* scales0, 
 #pragma unroll
     for (int u = 0; u < kLoads; ++u) {
       const int g = base + u * per_pass;
-      if (warp_base + u * per_pass >= groups) break;
+      if (warp_base + u * per_pass >= groups) continue;  // warp-uniform: skips the shuffles too
       const __nv_bfloat16* h = reinterpret_cast<const __nv_bfloat16*>(&raw[u]);
       float f[8];
       float amax = kEps;
