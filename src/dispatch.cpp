@@ -120,9 +120,11 @@ bool tiled_wins_mid_m(int64_t m, int64_t n, int64_t k, const DeviceInfo& dev) {
   // would be 128 wide (one warpgroup, no overlap): 32768x512 M=128 12.3 vs 42.0 us, 7168x16384
   // M=128 67.8 vs 103-129 us; and at M = 64 on short K, where decode tiles are all epilogue:
   // 32768x512 M=64 17.1 vs 23.2 us. Not on narrow weights: 2112x7168 M=128 30.1 vs 20.3 us.
+  // At M = 64 only on weights of a full wave of 128-row tiles: at 56-64 tiles decode stayed ahead
+  // (7168x1024 7.8 vs 14.5 us, 8192x512 6.8 vs 9.9 us; bench/results 51c10d4 against 4a357f8).
   const int64_t weight_tiles = (n + 127) / 128;
   if (weight_tiles * 3 < dev.sm_count) return false;
-  return m > kSwapabMaxPipelinedTokenTile || (m > 32 && k <= 1024);
+  return m > kSwapabMaxPipelinedTokenTile || (m > 32 && k <= 1024 && weight_tiles >= dev.sm_count);
 }
 
 double swapab_cost_ns(int64_t m, int64_t n, int64_t k, int token_tile, int weight_rows, int split_k,

@@ -24,6 +24,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <cstdlib>
 
 #include "kernels/launch.h"
 #include "kernels/ptx.cuh"
@@ -570,6 +571,16 @@ cudaError_t prepare(int smem_bytes) {
   return raise_smem_limit(swapab_splitk_kernel<TN, W, kFused>, raised, smem_bytes);
 }
 
+// Programmatic dependent launch is on unless BLOCKFP8_PDL=0 (read once; a diagnostic switch for
+// measuring what it is worth).
+bool pdl_enabled() {
+  static const bool on = [] {
+    const char* v = std::getenv("BLOCKFP8_PDL");
+    return !(v && v[0] == '0');
+  }();
+  return on;
+}
+
 // attr must hold two entries. The second asks for programmatic dependent launch: the kernel may
 // start while the preceding one in the stream finishes (it waits with griddepcontrol.wait before
 // touching what that kernel may write).
@@ -580,7 +591,7 @@ cudaLaunchConfig_t cluster_launch(cudaLaunchAttribute* attr, int split, int64_t 
   attr[0].val.clusterDim.y = 1;
   attr[0].val.clusterDim.z = 1;
   attr[1].id = cudaLaunchAttributeProgrammaticStreamSerialization;
-  attr[1].val.programmaticStreamSerializationAllowed = 1;
+  attr[1].val.programmaticStreamSerializationAllowed = pdl_enabled() ? 1 : 0;
   cudaLaunchConfig_t lc{};
   lc.gridDim = dim3(unsigned(clusters * split));
   lc.blockDim = dim3(threads);

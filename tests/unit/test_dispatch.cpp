@@ -163,6 +163,8 @@ TEST(Dispatch, TiledTakesWideWeightsAtMidM) {
   // Narrow weights and long K at M = 64 stay on the decode kernel; so does all of M <= 32.
   EXPECT_EQ(choose_config(128, 2112, 7168, d).kernel, BLOCKFP8_KERNEL_SWAPAB_SPLITK);
   EXPECT_EQ(choose_config(64, 7168, 16384, d).kernel, BLOCKFP8_KERNEL_SWAPAB_SPLITK);
+  EXPECT_EQ(choose_config(64, 7168, 1024, d).kernel, BLOCKFP8_KERNEL_SWAPAB_SPLITK);  // 56 tiles: decode
+  EXPECT_EQ(choose_config(64, 8192, 512, d).kernel, BLOCKFP8_KERNEL_SWAPAB_SPLITK);
   for (int64_t m : {1, 8, 32}) EXPECT_EQ(choose_config(m, 32768, 512, d).kernel, BLOCKFP8_KERNEL_SWAPAB_SPLITK);
 }
 
