@@ -20,12 +20,10 @@ from typing import Optional
 import torch
 
 from . import _lib
-from .ops import _OUT_DTYPES, _check_devices, _check_tensor, _eager, _get_device, _rows, _shape, _stream
+from .ops import _OUT_DTYPES, _check_devices, _check_pair, _check_tensor, _eager, _rows, _shape, _stream
 
 __all__ = ["gemm_bf16a", "linear"]
 
-_FP8 = torch.float8_e4m3fn
-_BLOCK = 128
 _X_DTYPES = {torch.bfloat16: _lib.DTYPE_BF16, torch.float16: _lib.DTYPE_FP16, torch.float32: _lib.DTYPE_FP32}
 _FORMATS = {"fp32": _lib.SCALE_FP32, "ue8m0": _lib.SCALE_UE8M0}
 _FN = "blockfp8.gemm_bf16a"
@@ -47,35 +45,8 @@ def _check(x, b, b_scale, out_dtype, scale_format, fn=_FN):
         raise ValueError(f"{fn}: scale_format must be 'fp32' or 'ue8m0', got {scale_format!r}")
     if out_dtype not in _OUT_DTYPES:
         raise TypeError(f"{fn}: out_dtype must be torch.bfloat16, torch.float16 or torch.float32, got {out_dtype}")
-    if x.dtype not in _X_DTYPES:
-        raise TypeError(f"{fn}: x must have dtype bfloat16, float16 or float32, got {x.dtype}")
-    if b.dtype != _FP8:
-        raise TypeError(f"{fn}: b must have dtype torch.float8_e4m3fn, got {b.dtype}")
-    if b_scale.dtype != torch.float32:
-        raise TypeError(f"{fn}: b_scale must have dtype torch.float32, got {b_scale.dtype}")
-    if x.dim() != 2:
-        raise ValueError(f"{fn}: x must be 2-D [M, K], got shape {_shape(x)}")
-    if b.dim() != 2:
-        raise ValueError(f"{fn}: b must be 2-D [N, K], got shape {_shape(b)}")
-    m, k = x.shape
-    n, kb_ = b.shape
-    if kb_ != k:
-        raise ValueError(f"{fn}: x [M, K] and b [N, K] must have the same K, got x {_shape(x)} and b {_shape(b)}")
-    if k <= 0 or k % _BLOCK != 0:
-        raise ValueError(f"{fn}: K must be a positive multiple of 128, got K={k}")
-    if n < 1:
-        raise ValueError(f"{fn}: b must have at least one row (N >= 1), got shape {_shape(b)}")
-    nb, kb = (n + _BLOCK - 1) // _BLOCK, k // _BLOCK
-    if b_scale.dim() != 2 or tuple(b_scale.shape) != (nb, kb):
-        raise ValueError(f"{fn}: b_scale must have shape [ceil(N/128), K/128] = [{nb}, {kb}], got {_shape(b_scale)}")
-    if x.stride(1) != 1 and m > 0:
-        raise ValueError(f"{fn}: x must be contiguous along K (stride(1) == 1), got strides {x.stride()}")
-    if b.stride(1) != 1:
-        raise ValueError(f"{fn}: b must be contiguous along K (stride(1) == 1), got strides {b.stride()}")
-    if m > 1 and x.stride(0) < k:
-        raise ValueError(f"{fn}: x's row stride must be >= K={k}, got strides {x.stride()}")
-    if n > 1 and b.stride(0) < k:
-        raise ValueError(f"{fn}: b's row stride must be >= K={k}, got strides {b.stride()}")
+    m, n, k = _check_pair(x, "x", x.dtype in _X_DTYPES, "bfloat16, float16 or float32", None, b, b_scale, fn,
+                          lhs_stride_needs_rows=True)
     return x, m, n, k, fmt
 
 

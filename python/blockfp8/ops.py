@@ -82,41 +82,51 @@ def _check_shapes(a, a_scale, b, b_scale, fn: str):
 def _explain(a, a_scale, b, b_scale, fn: str) -> None:
     for t, name in ((a, "a"), (a_scale, "a_scale"), (b, "b"), (b_scale, "b_scale")):
         _check_tensor(t, name, fn)
-    if a.dtype != _FP8:
-        raise TypeError(f"{fn}: a must have dtype torch.float8_e4m3fn, got {a.dtype}")
+    _check_pair(a, "a", a.dtype == _FP8, "torch.float8_e4m3fn", a_scale, b, b_scale, fn)
+    raise AssertionError(f"{fn}: argument check failed without a reason")  # pragma: no cover
+
+
+def _check_pair(lhs, name: str, dtype_ok: bool, dtype_rule: str, lhs_scale, b, b_scale, fn: str,
+                lhs_stride_needs_rows: bool = False):
+    """The rules of an activation operand `lhs` [M, K] (with its 1x128 scales, or None when the call
+    quantises it) against the weight b [N, K] and b_scale, one by one in a fixed order; raises the
+    first broken one naming the argument. Returns (M, N, K) when none is. Shared by gemm (a, fp8)
+    and gemm_bf16a (x, bf16/fp16/fp32). No device access (fake-safe)."""
+    if not dtype_ok:
+        raise TypeError(f"{fn}: {name} must have dtype {dtype_rule}, got {lhs.dtype}")
     if b.dtype != _FP8:
         raise TypeError(f"{fn}: b must have dtype torch.float8_e4m3fn, got {b.dtype}")
-    if a_scale.dtype != torch.float32:
-        raise TypeError(f"{fn}: a_scale must have dtype torch.float32, got {a_scale.dtype}")
+    if lhs_scale is not None and lhs_scale.dtype != torch.float32:
+        raise TypeError(f"{fn}: {name}_scale must have dtype torch.float32, got {lhs_scale.dtype}")
     if b_scale.dtype != torch.float32:
         raise TypeError(f"{fn}: b_scale must have dtype torch.float32, got {b_scale.dtype}")
-    if a.dim() != 2:
-        raise ValueError(f"{fn}: a must be 2-D [M, K], got shape {_shape(a)}")
+    if lhs.dim() != 2:
+        raise ValueError(f"{fn}: {name} must be 2-D [M, K], got shape {_shape(lhs)}")
     if b.dim() != 2:
         raise ValueError(f"{fn}: b must be 2-D [N, K], got shape {_shape(b)}")
-    m, k = a.shape
+    m, k = lhs.shape
     n, kb_ = b.shape
     if kb_ != k:
-        raise ValueError(f"{fn}: a [M, K] and b [N, K] must have the same K, got a {_shape(a)} and b {_shape(b)}")
+        raise ValueError(f"{fn}: {name} [M, K] and b [N, K] must have the same K, got {name} {_shape(lhs)} and b {_shape(b)}")
     if k <= 0 or k % _BLOCK != 0:
         raise ValueError(f"{fn}: K must be a positive multiple of 128, got K={k}")
     if n < 1:
         raise ValueError(f"{fn}: b must have at least one row (N >= 1), got shape {_shape(b)}")
     kb = k // _BLOCK
-    if a_scale.dim() != 2 or a_scale.shape[0] != m or a_scale.shape[1] != kb:
-        raise ValueError(f"{fn}: a_scale must have shape [M, K/128] = [{m}, {kb}], got {_shape(a_scale)}")
+    if lhs_scale is not None and (lhs_scale.dim() != 2 or lhs_scale.shape[0] != m or lhs_scale.shape[1] != kb):
+        raise ValueError(f"{fn}: {name}_scale must have shape [M, K/128] = [{m}, {kb}], got {_shape(lhs_scale)}")
     nb = (n + _BLOCK - 1) // _BLOCK
     if b_scale.dim() != 2 or b_scale.shape[0] != nb or b_scale.shape[1] != kb:
         raise ValueError(f"{fn}: b_scale must have shape [ceil(N/128), K/128] = [{nb}, {kb}], got {_shape(b_scale)}")
-    if a.stride(1) != 1:
-        raise ValueError(f"{fn}: a must be contiguous along K (stride(1) == 1), got strides {a.stride()}")
+    if lhs.stride(1) != 1 and (m > 0 or not lhs_stride_needs_rows):
+        raise ValueError(f"{fn}: {name} must be contiguous along K (stride(1) == 1), got strides {lhs.stride()}")
     if b.stride(1) != 1:
         raise ValueError(f"{fn}: b must be contiguous along K (stride(1) == 1), got strides {b.stride()}")
-    if m > 1 and a.stride(0) < k:
-        raise ValueError(f"{fn}: a's row stride must be >= K={k}, got strides {a.stride()}")
+    if m > 1 and lhs.stride(0) < k:
+        raise ValueError(f"{fn}: {name}'s row stride must be >= K={k}, got strides {lhs.stride()}")
     if n > 1 and b.stride(0) < k:
         raise ValueError(f"{fn}: b's row stride must be >= K={k}, got strides {b.stride()}")
-    raise AssertionError(f"{fn}: argument check failed without a reason")  # pragma: no cover
+    return m, n, k
 
 
 def _check_out(out, m: int, n: int, fn: str) -> None:
