@@ -20,7 +20,7 @@ from typing import Optional
 import torch
 
 from . import _lib
-from .ops import _OUT_DTYPES, _check_devices, _check_pair, _check_tensor, _eager, _rows, _shape, _stream
+from .ops import _OUT_DTYPES, _check_devices, _check_pair, _check_tensor, _eager, _get_device, _rows, _shape, _stream
 
 __all__ = ["gemm_bf16a", "linear"]
 
@@ -61,27 +61,36 @@ def _gemm_real(x, b, b_scale, out_dtype, scale_format, fn=_FN):
     out = x.new_empty((m, n), dtype=out_dtype)
     if m == 0:
         return out
+    if _get_device() == index:  # the usual case: no device guard (a context manager per call)
+        status = _launch(x, b, b_scale, out, m, n, k, fmt, index, fn)
+    else:
+        with torch.cuda.device(index):
+            status = _launch(x, b, b_scale, out, m, n, k, fmt, index, fn)
+    if status != 0:
+        raise _lib.BlockFP8Error(status, "blockfp8_gemm_bf16a", f"{fn}(M={m}, N={n}, K={k}) on cuda:{index}")
+    return out
+
+
+def _launch(x, b, b_scale, out, m, n, k, fmt, index, fn):
+    """blockfp8_gemm_bf16a on the current device (x's) and stream, with the workspace it asks for."""
     gemm_c, size_c = _c()
     ldx = x.stride(0) if m > 1 else k
     ldb = b.stride(0) if n > 1 else k
     xp, bp = x.data_ptr(), b.data_ptr()
     key = (index, m, n, k, x.dtype, (xp | (ldx * x.element_size())) & 15, (bp | ldb) & 15)
-    with torch.cuda.device(index):
-        need = _workspace_bytes.get(key)
-        if need is None:
-            nbytes = c_size_t(0)
-            status = size_c(m, n, k, xp, ldx, _X_DTYPES[x.dtype], bp, ldb, ctypes.byref(nbytes))
-            if status != 0:
-                raise _lib.BlockFP8Error(status, "blockfp8_gemm_bf16a_workspace_size", f"{fn}(M={m}, N={n}, K={k})")
-            need = _workspace_bytes[key] = nbytes.value
-        ws = x.new_empty((need,), dtype=torch.uint8) if need else None
-        ss_n, ss_k = b_scale.stride()
-        status = gemm_c(m, n, k, xp, ldx, _X_DTYPES[x.dtype], bp, ldb, b_scale.data_ptr(), ss_n, ss_k,
-                        out.data_ptr(), n, _OUT_DTYPES[out_dtype], fmt, ws.data_ptr() if need else None, need,
-                        _stream(index))
-    if status != 0:
-        raise _lib.BlockFP8Error(status, "blockfp8_gemm_bf16a", f"{fn}(M={m}, N={n}, K={k}) on cuda:{index}")
-    return out
+    need = _workspace_bytes.get(key)
+    if need is None:
+        nbytes = c_size_t(0)
+        status = size_c(m, n, k, xp, ldx, _X_DTYPES[x.dtype], bp, ldb, ctypes.byref(nbytes))
+        if status != 0:
+            raise _lib.BlockFP8Error(status, "blockfp8_gemm_bf16a_workspace_size", f"{fn}(M={m}, N={n}, K={k})")
+        if len(_workspace_bytes) >= 4096:  # a server sees many M: keep the table bounded
+            _workspace_bytes.clear()
+        need = _workspace_bytes[key] = nbytes.value
+    ws = x.new_empty((need,), dtype=torch.uint8) if need else None
+    ss_n, ss_k = b_scale.stride()
+    return gemm_c(m, n, k, xp, ldx, _X_DTYPES[x.dtype], bp, ldb, b_scale.data_ptr(), ss_n, ss_k, out.data_ptr(), n,
+                  _OUT_DTYPES[out.dtype], fmt, ws.data_ptr() if need else None, need, _stream(index))
 
 
 @torch.library.custom_op(
