@@ -34,17 +34,21 @@ double best_us_per_call(F&& call, cudaStream_t stream) {
 }  // namespace
 
 int run_host_overhead(Context& ctx) {
-  const int64_t m = 1, n = 2112, k = 7168, kb = k / 128;
-  DeviceBuffer a(m * k), b(n * k), sa(m * kb * 4), sb(((n + 127) / 128) * kb * 4), c(m * n * 2);
+  const int64_t m = 1, n = 2112, k = 7168, kb = k / 128, nb = ceil_div(n, 128);
+  DeviceBuffer a(m * k), b(n * k), sa(m * kb * 4), sb(nb * kb * 4), c(m * n * 2);
   fill_e4m3(a.get(), m * k, 11, ctx.stream);
   fill_e4m3(b.get(), n * k, 12, ctx.stream);
-  fill_scales(static_cast<float*>(sa.get()), m * kb, 13, ctx.stream);
-  fill_scales(static_cast<float*>(sb.get()), ((n + 127) / 128) * kb, 14, ctx.stream);
+  fill_scales(sa.get<float>(), m * kb, 13, ctx.stream);
+  fill_scales(sb.get<float>(), nb * kb, 14, ctx.stream);
   auto gemm = [&] {
-    blockfp8_gemm(m, n, k, a.get(), k, static_cast<const float*>(sa.get()), kb, 1, b.get(), k,
-                  static_cast<const float*>(sb.get()), kb, 1, c.get(), n, BLOCKFP8_DTYPE_BF16, ctx.stream);
+    return blockfp8_gemm(m, n, k, a.get(), k, sa.get<float>(), kb, 1, b.get(), k, sb.get<float>(), kb, 1, c.get(),
+                         n, BLOCKFP8_DTYPE_BF16, ctx.stream);
   };
-  gemm();
+  // A call that fails is cheap (it returns before any launch): time only one that runs.
+  if (const blockfp8_status_t st = gemm(); st != BLOCKFP8_SUCCESS) {
+    std::fprintf(stderr, "blockfp8_gemm: %s\n", blockfp8_status_string(st));
+    return 1;
+  }
   const double t_gemm = best_us_per_call(gemm, ctx.stream);
   const double t_empty = best_us_per_call([&] { launch_empty(ctx.stream); }, ctx.stream);
   std::printf("host us per call (M=1, N=2112, K=7168): blockfp8_gemm %.2f | empty kernel launch %.2f\n", t_gemm,

@@ -4,6 +4,7 @@
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <functional>
 #include <map>
 #include <optional>
 
@@ -40,18 +41,16 @@ struct LibError : CudaError {
       : CudaError(what + ": " + blockfp8_status_string(s)), status(s) {}
 };
 
-std::string plan_name(int64_t m, int64_t n, int64_t k) {
-  blockfp8_config_t cfg{};
-  if (blockfp8_gemm_plan(m, n, k, &cfg) != BLOCKFP8_SUCCESS) return "unknown";
+std::string config_name(const blockfp8_config_t& cfg) {
   char buf[96] = {};
   blockfp8_config_name(&cfg, buf, sizeof buf);
   return buf;
 }
 
-std::string config_name(const blockfp8_config_t& cfg) {
-  char buf[96] = {};
-  blockfp8_config_name(&cfg, buf, sizeof buf);
-  return buf;
+std::string plan_name(int64_t m, int64_t n, int64_t k) {
+  blockfp8_config_t cfg{};
+  if (blockfp8_gemm_plan(m, n, k, &cfg) != BLOCKFP8_SUCCESS) return "unknown";
+  return config_name(cfg);
 }
 
 blockfp8_status_t call_blockfp8(const Operands& ops, int c, void* out, int64_t ldc, blockfp8_dtype_t dtype,
@@ -103,6 +102,19 @@ std::vector<blockfp8_config_t> forced_paths(int64_t m, bool full) {
       out.push_back(c);
     }
   return out;
+}
+
+// A check's reference: `launch` enqueues the library's SIMT kernel (fp32 output) on `st`; this waits
+// for it. Empty on success, else why (also on stderr after `tag`), with the stream recovered.
+std::string run_reference(const std::function<blockfp8_status_t()>& launch, cudaStream_t st, const char* tag) {
+  const blockfp8_status_t s = launch();
+  const cudaError_t e = s == BLOCKFP8_SUCCESS ? cudaStreamSynchronize(st) : cudaSuccess;
+  if (s == BLOCKFP8_SUCCESS && e == cudaSuccess) return {};
+  const std::string note = std::string("reference failed: ") +
+                           (s != BLOCKFP8_SUCCESS ? blockfp8_status_string(s) : cudaGetErrorString(e));
+  std::fprintf(stderr, "  %s%s\n", tag, note.c_str());
+  recover_or_die(st);
+  return note;
 }
 
 Row base_row(const Shape& shape, const Operands& ops, const Context& ctx) {
@@ -160,7 +172,7 @@ struct Bf16aInputs {
 
 constexpr blockfp8_scale_format_t kBf16aFormat = BLOCKFP8_SCALE_FP32;
 
-void run_bf16a_backends(Context& ctx, const Operands& ops, const Bf16aInputs& in,
+void run_bf16a_backends(Context& ctx, const Operands& ops, const Bf16aInputs& in, const std::string& plan,
                         const Row& proto, std::vector<Row>& rows) {
   cudaStream_t st = ctx.stream;
   const int64_t m = ops.m, N = ops.n, K = ops.k, kb = ops.k_blocks();
@@ -180,7 +192,6 @@ void run_bf16a_backends(Context& ctx, const Operands& ops, const Bf16aInputs& in
     if (status != BLOCKFP8_SUCCESS) throw LibError(status, "blockfp8_gemm_bf16a");
   };
 
-  const std::string plan = plan_name(m, N, K);
   size_t need = 0;
   const blockfp8_status_t ws_status =
       blockfp8_gemm_bf16a_workspace_size(m, N, K, in.x[0], K, BLOCKFP8_DTYPE_BF16, ops.b[0], K, &need);
@@ -364,6 +375,8 @@ std::vector<Row> run_shape(Context& ctx, const Shape& shape, int index, int tota
     }
   DeviceBuffer xbuf(x_pool), wsbuf_a(ws_pool);
   DeviceBuffer refqbuf(o.check ? size_t(bf16a_max * N) * 4 : 0);
+  blockfp8_config_t simt{};  // the references' kernel
+  simt.kernel = BLOCKFP8_KERNEL_SIMT;
 
   for (int64_t m : o.ms) {
     const int copies = copies_for(m);
@@ -389,18 +402,9 @@ std::vector<Row> run_shape(Context& ctx, const Shape& shape, int index, int tota
     const float* ref = nullptr;
     std::string ref_note;
     if (o.check) {
-      blockfp8_config_t simt{};
-      simt.kernel = BLOCKFP8_KERNEL_SIMT;
-      const blockfp8_status_t s = call_blockfp8(ops, 0, refbuf.get(), N, BLOCKFP8_DTYPE_FP32, &simt, st);
-      const cudaError_t e = s == BLOCKFP8_SUCCESS ? cudaStreamSynchronize(st) : cudaSuccess;
-      if (s == BLOCKFP8_SUCCESS && e == cudaSuccess) {
-        ref = refbuf.get<float>();
-      } else {
-        ref_note = s != BLOCKFP8_SUCCESS ? std::string("reference failed: ") + blockfp8_status_string(s)
-                                         : std::string("reference failed: ") + cudaGetErrorString(e);
-        std::fprintf(stderr, "  %s\n", ref_note.c_str());
-        recover_or_die(st);
-      }
+      ref_note = run_reference(
+          [&] { return call_blockfp8(ops, 0, refbuf.get(), N, BLOCKFP8_DTYPE_FP32, &simt, st); }, st, "");
+      if (ref_note.empty()) ref = refbuf.get<float>();
     }
 
     std::optional<double> lt_us;
@@ -478,12 +482,13 @@ std::vector<Row> run_shape(Context& ctx, const Shape& shape, int index, int tota
       rows.push_back(r);
     };
 
-    run_blockfp8("blockfp8", plan_name(m, N, K), std::nullopt);
+    const std::string plan = plan_name(m, N, K);
+    run_blockfp8("blockfp8", plan, std::nullopt);
     if (o.const_weights && m <= 128) {
       blockfp8_config_t constw{};
       constw.kernel = BLOCKFP8_KERNEL_AUTO;
       constw.flags = BLOCKFP8_FLAG_CONST_WEIGHTS;
-      run_blockfp8("blockfp8_constw", plan_name(m, N, K) + "+const_weights", constw);
+      run_blockfp8("blockfp8_constw", plan + "+const_weights", constw);
     }
     if (o.paths || o.sweep)
       for (const blockfp8_config_t& cfg : forced_paths(m, o.sweep)) {
@@ -506,28 +511,22 @@ std::vector<Row> run_shape(Context& ctx, const Shape& shape, int index, int tota
       std::string qref_note;
       if (o.check) {
         float* s0 = reinterpret_cast<float*>(in.ws[0] + in.scales_offset);
-        blockfp8_config_t simt{};
-        simt.kernel = BLOCKFP8_KERNEL_SIMT;
-        blockfp8_status_t s = blockfp8_quantize_1x128(m, K, in.x[0], K, BLOCKFP8_DTYPE_BF16, in.ws[0], K, s0, kb, 1,
-                                                      kBf16aFormat, st);
-        if (s == BLOCKFP8_SUCCESS)
-          s = blockfp8_gemm_ex(m, N, K, in.ws[0], K, s0, kb, 1, ops.b[0], K, ops.b_scale[0], kb, 1, refqbuf.get(), N,
-                               BLOCKFP8_DTYPE_FP32, &simt, st);
-        const cudaError_t e = s == BLOCKFP8_SUCCESS ? cudaStreamSynchronize(st) : cudaSuccess;
-        if (s == BLOCKFP8_SUCCESS && e == cudaSuccess) {
-          in.ref = refqbuf.get<float>();
-        } else {
-          qref_note = s != BLOCKFP8_SUCCESS ? std::string("reference failed: ") + blockfp8_status_string(s)
-                                            : std::string("reference failed: ") + cudaGetErrorString(e);
-          std::fprintf(stderr, "  bf16a %s\n", qref_note.c_str());
-          recover_or_die(st);
-        }
+        qref_note = run_reference(
+            [&] {
+              const blockfp8_status_t s = blockfp8_quantize_1x128(m, K, in.x[0], K, BLOCKFP8_DTYPE_BF16, in.ws[0], K,
+                                                                  s0, kb, 1, kBf16aFormat, st);
+              if (s != BLOCKFP8_SUCCESS) return s;
+              return blockfp8_gemm_ex(m, N, K, in.ws[0], K, s0, kb, 1, ops.b[0], K, ops.b_scale[0], kb, 1,
+                                      refqbuf.get(), N, BLOCKFP8_DTYPE_FP32, &simt, st);
+            },
+            st, "bf16a ");
+        if (qref_note.empty()) in.ref = refqbuf.get<float>();
       }
       Row proto = base_row(shape, ops, ctx);
       proto.floor_us = floor_us;
       proto.cublaslt_us = lt_us;
       proto.note = qref_note;
-      run_bf16a_backends(ctx, ops, in, proto, rows);
+      run_bf16a_backends(ctx, ops, in, plan, proto, rows);
     }
   }
   return rows;

@@ -50,25 +50,28 @@ struct FusedPlan {
   size_t scales_offset;
 };
 
-// Whether the GEMM on the two-launch path's output could use TMA: A is then the 16-byte aligned
-// workspace with lda = K (a multiple of 128), so only B decides.
-bool b_tma_ok(const void* b, int64_t ldb) {
-  Problem probe;
-  probe.a = b, probe.lda = ldb, probe.b = b, probe.ldb = ldb;
-  return tma_compatible(probe);
-}
-
+// The configuration blockfp8_gemm would run on the quantiser's output: A is then the 16-byte aligned
+// workspace with lda = K (a multiple of 128), so only B decides whether TMA can read the operands.
+// The fused kernel follows the same configuration, to give the same bits.
 FusedPlan plan_fused(int64_t m, int64_t n, int64_t k, const void* x, int64_t ldx, blockfp8_dtype_t x_dtype,
-                     bool b_tma_ok, const DeviceInfo& dev) {
+                     const void* b, int64_t ldb, const DeviceInfo& dev) {
   FusedPlan f{};
-  // The configuration blockfp8_gemm would run on the quantiser's output (16-byte aligned workspace,
-  // lda = K): the fused kernel must follow it to give the same bits.
-  f.cfg = auto_config(m, n, k, dev, /*invariant=*/false, b_tma_ok);
+  f.cfg = auto_config(m, n, k, dev, /*invariant=*/false, tma_operand_ok(b, ldb));
   const bool x_ok = x_dtype == BLOCKFP8_DTYPE_BF16 && reinterpret_cast<uintptr_t>(x) % 16 == 0 && ldx % 8 == 0;
   f.fused_stages = x_ok ? swapab_fused_stages(f.cfg, m, k, dev) : 0;
   f.scales_offset = size_t((m * k + 15) / 16 * 16);
   f.workspace_bytes = f.fused_stages ? 0 : f.scales_offset + size_t(m * (k / 128)) * 4;
   return f;
+}
+
+// One GEMM on a validated problem with a checked configuration.
+blockfp8_status_t launch(const Problem& p, const blockfp8_config_t& cfg, const DeviceInfo& dev, cudaStream_t stream) {
+  switch (cfg.kernel) {
+    case BLOCKFP8_KERNEL_SWAPAB_SPLITK: return launch_swapab_splitk(p, cfg, dev, stream);
+    case BLOCKFP8_KERNEL_SIMT: return launch_simt_gemm(p, stream);
+    case BLOCKFP8_KERNEL_TILED: return launch_tiled_gemm(p, cfg, dev, stream);
+    default: return BLOCKFP8_ERROR_INVALID_CONFIG;
+  }
 }
 
 }  // namespace
@@ -126,13 +129,7 @@ BLOCKFP8_API blockfp8_status_t blockfp8_gemm_ex(
     cfg = auto_config(m, n, k, *dev, invariant, tma_compatible(p));
     if (config) cfg.flags |= config->flags & BLOCKFP8_FLAG_CONST_WEIGHTS;
   }
-
-  switch (cfg.kernel) {
-    case BLOCKFP8_KERNEL_SWAPAB_SPLITK: return launch_swapab_splitk(p, cfg, *dev, stream);
-    case BLOCKFP8_KERNEL_SIMT: return launch_simt_gemm(p, stream);
-    case BLOCKFP8_KERNEL_TILED: return launch_tiled_gemm(p, cfg, *dev, stream);
-    default: return BLOCKFP8_ERROR_INVALID_CONFIG;
-  }
+  return launch(p, cfg, *dev, stream);
 }
 
 BLOCKFP8_API blockfp8_status_t blockfp8_gemm(int64_t m, int64_t n, int64_t k, const void* a, int64_t lda,
@@ -147,12 +144,10 @@ BLOCKFP8_API blockfp8_status_t blockfp8_gemm(int64_t m, int64_t n, int64_t k, co
 
 BLOCKFP8_API blockfp8_status_t blockfp8_gemm_plan(int64_t m, int64_t n, int64_t k, blockfp8_config_t* config) {
   if (!config) return BLOCKFP8_ERROR_INVALID_VALUE;
-  if (m < 0 || n < 1 || k < 1 || m >= (int64_t(1) << 31) || n >= (int64_t(1) << 31) || k >= (int64_t(1) << 31))
-    return BLOCKFP8_ERROR_INVALID_SHAPE;
-  if (k % 128 != 0) return BLOCKFP8_ERROR_K_NOT_MULTIPLE_OF_128;
-  const DeviceInfo* dev = nullptr;
-  blockfp8_status_t st = hopper_device(&dev);
+  blockfp8_status_t st = validate_shape(m, n, k);
   if (st != BLOCKFP8_SUCCESS) return st;
+  const DeviceInfo* dev = nullptr;
+  if ((st = hopper_device(&dev)) != BLOCKFP8_SUCCESS) return st;
   *config = auto_config(m, n, k, *dev, /*invariant=*/false, /*tma_ok=*/true);
   return BLOCKFP8_SUCCESS;
 }
@@ -189,32 +184,34 @@ BLOCKFP8_API blockfp8_status_t blockfp8_gemm_bf16a(int64_t m, int64_t n, int64_t
   const DeviceInfo* dev = nullptr;
   if ((st = hopper_device(&dev)) != BLOCKFP8_SUCCESS) return st;
 
-  const FusedPlan plan = plan_fused(m, n, k, x, ldx, x_dtype, b_tma_ok(b, ldb), *dev);
+  const FusedPlan plan = plan_fused(m, n, k, x, ldx, x_dtype, b, ldb, *dev);
   if (plan.fused_stages) return launch_swapab_fused(p, fa, plan.cfg, plan.fused_stages, *dev, stream);
 
-  // Two launches through the workspace.
+  // Two launches through the workspace: the quantiser, then the GEMM with the configuration
+  // blockfp8_gemm would choose (plan.cfg). validate_fused has checked every argument, the workspace
+  // included (16-byte aligned, overlapping nothing), so neither is checked or dispatched again.
   if (!workspace || workspace_bytes < plan.workspace_bytes) return BLOCKFP8_ERROR_INVALID_VALUE;
-  uint8_t* x_q = static_cast<uint8_t*>(workspace);
-  float* scales = reinterpret_cast<float*>(x_q + plan.scales_offset);
-  if ((st = blockfp8_quantize_1x128(m, k, x, ldx, x_dtype, x_q, k, scales, k / 128, 1, fmt, stream)) != BLOCKFP8_SUCCESS)
-    return st;
-  return blockfp8_gemm(m, n, k, x_q, k, scales, k / 128, 1, b, ldb, b_scale, b_scale_stride_n, b_scale_stride_k, c, ldc,
-                       c_dtype, stream);
+  QuantizeProblem q;
+  q.m = m, q.k = k, q.x = x, q.ldx = ldx, q.x_dtype = x_dtype, q.fmt = fmt;
+  q.x_q = workspace, q.ldq = k;
+  q.scales = reinterpret_cast<float*>(static_cast<uint8_t*>(workspace) + plan.scales_offset);
+  q.scale_stride_m = k / 128, q.scale_stride_k = 1;
+  if ((st = launch_quantize_1x128(q, stream)) != BLOCKFP8_SUCCESS) return st;
+  p.a = q.x_q, p.lda = k, p.a_scale = q.scales, p.a_scale_stride_m = k / 128, p.a_scale_stride_k = 1;
+  return launch(p, plan.cfg, *dev, stream);
 }
 
 BLOCKFP8_API blockfp8_status_t blockfp8_gemm_bf16a_workspace_size(int64_t m, int64_t n, int64_t k, const void* x,
                                                                   int64_t ldx, blockfp8_dtype_t x_dtype, const void* b,
                                                                   int64_t ldb, size_t* bytes) {
   if (!bytes) return BLOCKFP8_ERROR_INVALID_VALUE;
-  if (m < 0 || n < 1 || k < 1 || m >= (int64_t(1) << 31) || n >= (int64_t(1) << 31) || k >= (int64_t(1) << 31))
-    return BLOCKFP8_ERROR_INVALID_SHAPE;
-  if (k % 128 != 0) return BLOCKFP8_ERROR_K_NOT_MULTIPLE_OF_128;
+  blockfp8_status_t st = validate_shape(m, n, k);
+  if (st != BLOCKFP8_SUCCESS) return st;
   *bytes = 0;
   if (m == 0) return BLOCKFP8_SUCCESS;
   const DeviceInfo* dev = nullptr;
-  const blockfp8_status_t st = hopper_device(&dev);
-  if (st != BLOCKFP8_SUCCESS) return st;
-  *bytes = plan_fused(m, n, k, x, ldx, x_dtype, b_tma_ok(b, ldb), *dev).workspace_bytes;
+  if ((st = hopper_device(&dev)) != BLOCKFP8_SUCCESS) return st;
+  *bytes = plan_fused(m, n, k, x, ldx, x_dtype, b, ldb, *dev).workspace_bytes;
   return BLOCKFP8_SUCCESS;
 }
 

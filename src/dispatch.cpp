@@ -91,25 +91,31 @@ int cluster_capacity(int split, const DeviceInfo& dev) {
   return 0;
 }
 
+// What check_config fills in for (token_tile, weight_rows, split) when the caller leaves it open.
+struct DefaultShape {
+  int warpgroups, kb_slice, kblocks;
+  DefaultShape(int token_tile, int weight_rows, int split, int64_t kb_total, const DeviceInfo& dev)
+      : warpgroups(default_warpgroups(token_tile)),
+        kb_slice(swapab_kb_slice(kb_total, split)),
+        kblocks(swapab_default_stage_kblocks(token_tile, weight_rows, warpgroups, kb_slice, dev)) {}
+};
+
 // Whether the default configuration of (token_tile, weight_rows, split) runs on dev with a ring of
 // at least `min_ring` stages (0: the shallowest that cannot deadlock).
 bool runnable(int token_tile, int weight_rows, int split, int64_t kb_total, int min_ring, const DeviceInfo& dev) {
   if (split > kb_total || cluster_capacity(split, dev) == 0) return false;
-  const int w = default_warpgroups(token_tile);
-  const int slice = swapab_kb_slice(kb_total, split);
-  const int kblocks = swapab_default_stage_kblocks(token_tile, weight_rows, w, slice, dev);
-  const int deepest = swapab_max_stages(token_tile, weight_rows, kblocks, slice, dev);
-  const int per_slice = (slice + kblocks - 1) / kblocks;  // a ring deeper than a K slice never fills
-  return deepest >= swapab_min_stages(token_tile, w) && deepest >= std::min(min_ring, per_slice);
+  const DefaultShape d(token_tile, weight_rows, split, kb_total, dev);
+  const int deepest = swapab_max_stages(token_tile, weight_rows, d.kblocks, d.kb_slice, dev);
+  const int per_slice = (d.kb_slice + d.kblocks - 1) / d.kblocks;  // a ring deeper than a K slice never fills
+  return deepest >= swapab_min_stages(token_tile, d.warpgroups) && deepest >= std::min(min_ring, per_slice);
 }
 
 // CTAs of a default decode configuration that share one SM.
 int ctas_per_sm(int token_tile, int weight_rows, int split, int64_t kb_total, const DeviceInfo& dev) {
-  const int w = default_warpgroups(token_tile);
-  const int slice = swapab_kb_slice(kb_total, split);
-  const int kblocks = swapab_default_stage_kblocks(token_tile, weight_rows, w, slice, dev);
-  const int stages = swapab_default_stages(token_tile, weight_rows, kblocks, slice, w, dev);
-  return swapab_ctas_per_sm(token_tile, w, swapab_smem_bytes(token_tile, weight_rows, kblocks, stages, slice), dev);
+  const DefaultShape d(token_tile, weight_rows, split, kb_total, dev);
+  const int stages = swapab_default_stages(token_tile, weight_rows, d.kblocks, d.kb_slice, d.warpgroups, dev);
+  return swapab_ctas_per_sm(token_tile, d.warpgroups,
+                            swapab_smem_bytes(token_tile, weight_rows, d.kblocks, stages, d.kb_slice), dev);
 }
 
 }  // namespace

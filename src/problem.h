@@ -56,9 +56,9 @@ struct FusedA {
 };
 
 // The TMA engine needs 16-byte aligned global bases and row strides that are multiples of 16 bytes.
-inline bool tma_compatible(const Problem& p) {
-  auto aligned16 = [](const void* ptr) { return (reinterpret_cast<uintptr_t>(ptr) & 15u) == 0; };
-  return aligned16(p.a) && aligned16(p.b) && p.lda % 16 == 0 && p.ldb % 16 == 0;
+inline bool tma_operand_ok(const void* base, int64_t ld_bytes) {
+  return (reinterpret_cast<uintptr_t>(base) & 15u) == 0 && ld_bytes % 16 == 0;
 }
+inline bool tma_compatible(const Problem& p) { return tma_operand_ok(p.a, p.lda) && tma_operand_ok(p.b, p.ldb); }
 
 }  // namespace blockfp8::detail

@@ -71,11 +71,15 @@ bool aligned(const void* ptr, int64_t bytes) { return reinterpret_cast<uintptr_t
 
 }  // namespace
 
+blockfp8_status_t validate_shape(int64_t m, int64_t n, int64_t k) {
+  if (m < 0 || n < 1 || k < 1 || m >= kDimLimit || n >= kDimLimit || k >= kDimLimit) return BLOCKFP8_ERROR_INVALID_SHAPE;
+  if (k % 128 != 0) return BLOCKFP8_ERROR_K_NOT_MULTIPLE_OF_128;
+  return BLOCKFP8_SUCCESS;
+}
+
 blockfp8_status_t validate(const Problem& p) {
   // Shape.
-  if (p.m < 0 || p.n < 1 || p.k < 1 || p.m >= kDimLimit || p.n >= kDimLimit || p.k >= kDimLimit)
-    return BLOCKFP8_ERROR_INVALID_SHAPE;
-  if (p.k % 128 != 0) return BLOCKFP8_ERROR_K_NOT_MULTIPLE_OF_128;
+  if (const blockfp8_status_t st = validate_shape(p.m, p.n, p.k); st != BLOCKFP8_SUCCESS) return st;
 
   // Dtype (the enum arrives through a C ABI: any int is possible).
   const int dtype = static_cast<int>(p.c_dtype);
@@ -116,9 +120,8 @@ blockfp8_status_t validate(const Problem& p) {
 // The quantiser. Its scales are an output, so the broadcast exemption of the GEMM's scale strides
 // does not apply: a zero stride along a dimension of extent > 1 would make groups race for one word.
 blockfp8_status_t validate_quantize(const QuantizeProblem& q) {
-  // Shape.
-  if (q.m < 0 || q.k < 1 || q.m >= kDimLimit || q.k >= kDimLimit) return BLOCKFP8_ERROR_INVALID_SHAPE;
-  if (q.k % 128 != 0) return BLOCKFP8_ERROR_K_NOT_MULTIPLE_OF_128;
+  // Shape (no N: one output row per input row).
+  if (const blockfp8_status_t st = validate_shape(q.m, 1, q.k); st != BLOCKFP8_SUCCESS) return st;
 
   // Dtype and scale format (C enums: any int can arrive).
   const int dtype = static_cast<int>(q.x_dtype);
@@ -156,9 +159,7 @@ blockfp8_status_t validate_quantize(const QuantizeProblem& q) {
 // quantiser's for X, and no overlap of C or the workspace with anything else. Whether the workspace
 // is large enough depends on the device's dispatch: the entry point checks that.
 blockfp8_status_t validate_fused(const Problem& p, const FusedA& x) {
-  if (p.m < 0 || p.n < 1 || p.k < 1 || p.m >= kDimLimit || p.n >= kDimLimit || p.k >= kDimLimit)
-    return BLOCKFP8_ERROR_INVALID_SHAPE;
-  if (p.k % 128 != 0) return BLOCKFP8_ERROR_K_NOT_MULTIPLE_OF_128;
+  if (const blockfp8_status_t st = validate_shape(p.m, p.n, p.k); st != BLOCKFP8_SUCCESS) return st;
   const int dtype = static_cast<int>(p.c_dtype), x_dtype = static_cast<int>(x.x_dtype);
   for (int d : {dtype, x_dtype})
     if (d != BLOCKFP8_DTYPE_BF16 && d != BLOCKFP8_DTYPE_FP16 && d != BLOCKFP8_DTYPE_FP32) return BLOCKFP8_ERROR_INVALID_DTYPE;

@@ -6,6 +6,10 @@
 
 namespace blockfp8::detail {
 
+// The shape rules every entry point shares: 0 <= M, 1 <= N, 1 <= K, each below 2^31
+// (BLOCKFP8_ERROR_INVALID_SHAPE), and K a multiple of 128 (BLOCKFP8_ERROR_K_NOT_MULTIPLE_OF_128).
+blockfp8_status_t validate_shape(int64_t m, int64_t n, int64_t k);
+
 // Checks every rule of the contract in blockfp8.h, in a fixed order (shape, dtype, pointers,
 // strides, alignment, aliasing), and returns the first violated rule's status.
 // M == 0 is valid; pointers of A, a_scale and C are then not inspected.

@@ -39,8 +39,11 @@ note "blockfp8 device suite  commit=$COMMIT  date=$(date -u +%Y-%m-%dT%H:%M:%SZ)
 if step env; then
   nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm,clocks.mem,power.draw --format=csv >"$R/env.log" 2>&1
   note "$(tail -n 1 "$R/env.log")"
-  cuobjdump -sass "$BUILD/libblockfp8.so" | grep -oE 'QGMMA\.[^ ]*' | sort | uniq -c >"$R/sass_qgmma.log" 2>&1
-  note "QGMMA kinds in SASS: $(wc -l <"$R/sass_qgmma.log"); local-memory ops (LDL/STL): $(cuobjdump -sass "$BUILD/libblockfp8.so" | grep -cE '\b(LDL|STL)\b')"
+  SASS=$(mktemp)  # disassembled once, read twice
+  cuobjdump -sass "$BUILD/libblockfp8.so" >"$SASS"
+  grep -oE 'QGMMA\.[^ ]*' "$SASS" | sort | uniq -c >"$R/sass_qgmma.log"
+  note "QGMMA kinds in SASS: $(wc -l <"$R/sass_qgmma.log"); local-memory ops (LDL/STL): $(grep -cE '\b(LDL|STL)\b' "$SASS")"
+  rm -f "$SASS"
 fi
 if step tests; then
   run gpu_tests 240 "$BUILD/tests/blockfp8_gpu_tests"

@@ -27,6 +27,7 @@
 #include <string>
 #include <vector>
 
+#include "kernels/host_support.h"
 #include "kernels/ptx.cuh"
 
 using namespace blockfp8::ptx;
@@ -211,10 +212,11 @@ struct Probe {
   PFN_cuTensorMapEncodeTiled_v12000 encode = nullptr;
 
   Probe() {
-    void* fn = nullptr;
-    cudaDriverEntryPointQueryResult q;
-    CK(cudaGetDriverEntryPointByVersion("cuTensorMapEncodeTiled", &fn, 12000, cudaEnableDefault, &q));
-    encode = reinterpret_cast<PFN_cuTensorMapEncodeTiled_v12000>(fn);
+    encode = blockfp8::detail::tensor_map_encoder();
+    if (!encode) {
+      std::printf("cuTensorMapEncodeTiled: not provided by the driver\n");
+      std::exit(1);
+    }
     for (auto& p : w) {
       CK(cudaMalloc(&p, size_t(N) * K));
       fill_random<<<1024, 256>>>(p, size_t(N) * K, uint32_t(&p - w.data()) + 1);

@@ -254,7 +254,8 @@ def _variants(name, a, a_s, b, b_s, out):
     here, outside the timed call; the first variant that runs and is correct is kept."""
     import torch
     fn = _import(*_LOOKUPS[name])
-    a_s_mn = a_s.t().contiguous().t()   # M-major (strides (1, M)): what CUTLASS/cuBLAS block paths take
+    if name in ("vllm-cutlass", "flashinfer"):
+        a_s_mn = a_s.t().contiguous().t()   # M-major (strides (1, M)): what CUTLASS/cuBLAS block paths take
     if name == "blockfp8":
         return [("", lambda: fn(a, a_s, b, b_s, out=out))]
     if name == "torch":

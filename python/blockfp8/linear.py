@@ -4,9 +4,9 @@
     c = blockfp8.gemm_bf16a(x2d, w, w_scale)    # the 2-D form, output dtype of your choice
 
 Bitwise identical to blockfp8.gemm(*blockfp8.quantize_1x128(x2d, scale_format), w, w_scale): the C
-entry point (blockfp8_gemm_bf16a) quantises inside the decode kernel, in one launch, where it can
-(M <= 32, bf16 x, 16-byte aligned rows) and otherwise quantises into a workspace this module
-allocates and runs the GEMM. Registered operator:
+entry point (blockfp8_gemm_bf16a) quantises inside the decode kernel, in one launch, where that pays
+(bf16 x with 16-byte aligned rows, M x k-blocks per CTA <= 96: M <= 5 on 2112 x 7168) and otherwise
+quantises into a workspace this module allocates and runs the GEMM. Registered operator:
   blockfp8::gemm_bf16a(Tensor x, Tensor b, Tensor b_scale, ScalarType out_dtype, str scale_format) -> Tensor
 Same calling rules as blockfp8.gemm: eager calls on real tensors go straight to C; compile, tracing
 and dispatch modes see the operator. Runs on x's device and current stream; never synchronises.
@@ -21,12 +21,12 @@ import torch
 
 from . import _lib
 from .ops import _OUT_DTYPES, _check_devices, _check_pair, _check_tensor, _eager, _get_device, _rows, _shape, _stream
+from .quant import _FORMATS, _IN_DTYPES as _X_DTYPES  # the quantiser's input dtypes and scale formats
 
 __all__ = ["gemm_bf16a", "linear"]
 
-_X_DTYPES = {torch.bfloat16: _lib.DTYPE_BF16, torch.float16: _lib.DTYPE_FP16, torch.float32: _lib.DTYPE_FP32}
-_FORMATS = {"fp32": _lib.SCALE_FP32, "ue8m0": _lib.SCALE_UE8M0}
 _FN = "blockfp8.gemm_bf16a"
+
 
 def _c():
     """(blockfp8_gemm_bf16a, blockfp8_gemm_bf16a_workspace_size) of the loaded library."""
@@ -37,7 +37,7 @@ def _c():
 
 
 def _check(x, b, b_scale, out_dtype, scale_format, fn=_FN):
-    """dtype / shape / stride rules, no device access (fake-safe). Returns (x2d, M, N, K, fmt)."""
+    """dtype / shape / stride rules, no device access (fake-safe). Returns (M, N, K, fmt)."""
     for t, name in ((x, "x"), (b, "b"), (b_scale, "b_scale")):
         _check_tensor(t, name, fn)
     fmt = _FORMATS.get(scale_format) if isinstance(scale_format, str) else None
@@ -47,7 +47,7 @@ def _check(x, b, b_scale, out_dtype, scale_format, fn=_FN):
         raise TypeError(f"{fn}: out_dtype must be torch.bfloat16, torch.float16 or torch.float32, got {out_dtype}")
     m, n, k = _check_pair(x, "x", x.dtype in _X_DTYPES, "bfloat16, float16 or float32", None, b, b_scale, fn,
                           lhs_stride_needs_rows=True)
-    return x, m, n, k, fmt
+    return m, n, k, fmt
 
 
 # Workspace bytes per (device, shape, alignment class): the answer depends only on these, and asking
@@ -56,7 +56,7 @@ _workspace_bytes: dict = {}
 
 
 def _gemm_real(x, b, b_scale, out_dtype, scale_format, fn=_FN):
-    x, m, n, k, fmt = _check(x, b, b_scale, out_dtype, scale_format, fn)
+    m, n, k, fmt = _check(x, b, b_scale, out_dtype, scale_format, fn)
     index = _check_devices(fn, (x, "x"), (b, "b"), (b_scale, "b_scale"))
     out = x.new_empty((m, n), dtype=out_dtype)
     if m == 0:
@@ -102,14 +102,14 @@ def _gemm_bf16a_op(x, b, b_scale, out_dtype, scale_format):
 
 @_gemm_bf16a_op.register_fake
 def _gemm_bf16a_fake(x, b, b_scale, out_dtype, scale_format):
-    _, m, n, _, _ = _check(x, b, b_scale, out_dtype, scale_format)
+    m, n, _, _ = _check(x, b, b_scale, out_dtype, scale_format)
     return x.new_empty((m, n), dtype=out_dtype)
 
 
 def gemm_bf16a(x: torch.Tensor, b: torch.Tensor, b_scale: torch.Tensor, out_dtype: torch.dtype = torch.bfloat16,
                scale_format: str = "fp32") -> torch.Tensor:
     """C [M, N] = blockfp8.gemm(*quantize_1x128(x, scale_format), b, b_scale), bitwise, in one launch
-    where the decode kernel can quantise x itself (M <= 32, bf16, 16-byte aligned rows).
+    where the decode kernel's own quantisation pays (see the module docstring), else in two.
 
     x [M, K]: bfloat16, float16 or float32, K contiguous. b [N, K] float8_e4m3fn, b_scale
     [ceil(N/128), K/128] float32. scale_format "fp32" or "ue8m0" (how x's 1x128 scales are formed).

@@ -178,12 +178,9 @@ struct WgmmaE4M3<128> {
 
 // ---------------------------------------------------------------------------------------------
 // Clusters and distributed shared memory.
-// All threads of all CTAs of the cluster; release our shared-memory writes, acquire theirs.
-__device__ __forceinline__ void cluster_sync() {
-  asm volatile("barrier.cluster.arrive.release.aligned;\nbarrier.cluster.wait.acquire.aligned;" ::: "memory");
-}
-// The two halves of cluster_sync, for threads that have other work between them. Every thread of
-// the cluster must alternate arrive and wait.
+// A cluster barrier in two halves, for threads that have other work between them: arrive releases
+// our shared-memory writes, wait acquires the other CTAs'. Every thread of the cluster must
+// alternate arrive and wait.
 __device__ __forceinline__ void cluster_arrive() { asm volatile("barrier.cluster.arrive.release;" ::: "memory"); }
 __device__ __forceinline__ void cluster_wait() { asm volatile("barrier.cluster.wait.acquire;" ::: "memory"); }
 // The shared::cluster address of the same variable in CTA `rank` of this cluster.

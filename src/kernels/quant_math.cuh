@@ -57,6 +57,19 @@ __device__ __forceinline__ float div_by_scale(float x, float s_fma, float y) {
   return copysignf(q2, x);
 }
 
+// The amax of a group of 128 spread over a half-warp, 8 elements a lane (lane l of the half holds
+// elements 8 l .. 8 l + 7): eps-clamped, reduced with xor offsets < 16, which stay inside the half.
+// Every lane of the warp must execute it (full-warp shuffle mask); max is exact, so any order gives
+// the same bits.
+__device__ __forceinline__ float half_warp_group_amax(const float (&f)[8]) {
+  float amax = kEps;
+#pragma unroll
+  for (int e = 0; e < 8; ++e) amax = fmaxf(amax, fabsf(f[e]));
+#pragma unroll
+  for (int off = 8; off >= 1; off >>= 1) amax = fmaxf(amax, __shfl_xor_sync(0xffffffffu, amax, off));
+  return amax;
+}
+
 // The group's scale from its amax (eps-clamped): one IEEE division per group, not per element (the
 // scale itself must be exactly vLLM's); UE8M0 rounds it up to a power of two.
 __device__ __forceinline__ float group_scale(float amax, bool ue8m0) {

@@ -110,15 +110,9 @@ __global__ void __launch_bounds__(kThreads) quantize_1x128_kernel(const Params p
     for (int u = 0; u < U; ++u) {
       const int kb = first + 2 * u + half;
       float f[kPerLane];
-      float amax = kEps;
 #pragma unroll
-      for (int i = 0; i < kPerLane; ++i) {
-        f[i] = to_float(v[u][i]);
-        amax = fmaxf(amax, fabsf(f[i]));
-      }
-      // Reduce over the 16 lanes of this half-warp (xor offsets < 16 stay inside it).
-#pragma unroll
-      for (int off = 8; off >= 1; off >>= 1) amax = fmaxf(amax, __shfl_xor_sync(0xffffffffu, amax, off));
+      for (int i = 0; i < kPerLane; ++i) f[i] = to_float(v[u][i]);
+      const float amax = half_warp_group_amax(f);
       if (kb >= p.k_blocks) continue;  // uniform across the half-warp, after the shuffles
 
       const float s = group_scale(amax, kUe8m0);

@@ -91,11 +91,6 @@ struct RingPos {
   }
 };
 
-// One consumer warpgroup's share of a tile's K slice: stages wg, wg + W, wg + 2W, ... of it, every
-// k-block of each. The wgmma of the next k-block is in flight while the previous one is promoted
-// with its scales (two `part` accumulators, used in turn), so the tensor core never waits on the
-// promotion. The CTA's stages are numbered across its tiles: stage q of its j-th tile is ring
-// position j * stages_per_tile + q.
 // One stage: kblocks token tiles ([TN][128] e4m3, 128-byte swizzle; not when fused: the fused
 // kernel's tokens stay resident for the whole K slice), then kblocks weight tiles ([rows][128] e4m3).
 template <int TN, bool kFused>
@@ -108,6 +103,11 @@ struct StageLayout {
   }
 };
 
+// One consumer warpgroup's share of a tile's K slice: stages wg, wg + W, wg + 2W, ... of it, every
+// k-block of each. The wgmma of the next k-block is in flight while the previous one is promoted
+// with its scales (two `part` accumulators, used in turn), so the tensor core never waits on the
+// promotion. The CTA's stages are numbered across its tiles: stage q of its j-th tile is ring
+// position j * stages_per_tile + q.
 template <int TN, int W, bool kFused>
 struct ConsumerLoop {
   using L = Layout<TN>;
@@ -270,8 +270,8 @@ __device__ __forceinline__ void load_b_scales(float* scales, const Params& p, in
 // is the cost: every load of a pass is issued before any arithmetic, and a pass waits its loads out
 // behind the weight stream the producer has already started (making the producer wait for the X
 // loads to go out first measured slower: 10.9 against 9.8 us at M = 1 on 2112 x 7168); the
-// dispatcher takes this kernel only where that pays (kSwapabFusedMaxGroups: one pass, at most 96 groups).
-// kSwapabFusedMaxGroups / (256 threads / 16 lanes a group) = 6 groups a thread at most: one pass.
+// dispatcher takes this kernel only where that pays (kSwapabFusedMaxGroups = 96 groups: with 16 lanes
+// a group, 6 groups a thread at most, one pass).
 constexpr int kFusedLoadsPerThread = 8;
 static_assert(kFusedLoadsPerThread * 16 >= kSwapabFusedMaxGroups, "the fused slice takes one pass of loads");
 
@@ -283,7 +283,7 @@ __device__ __forceinline__ void quantize_slice(uint8_t* tokens, float* scales0, 
   const int groups = live * kb_count;
   const int sub = tid % 16;
   const int per_pass = threads / 16;
-  // A warp's two half-warps take groups g and g + 1: `warp_g` (the even one) >= groups means both
+  // A warp's two half-warps take groups g and g + 1: `warp_base` (the even one) >= groups means both
   // are past the end, so the early exits below are warp-uniform (the shuffles need the whole warp).
   for (int base = tid / 16; base - tid / 16 < groups; base += kLoads * per_pass) {
     const int warp_base = base - (tid / 16) % 2;
@@ -303,14 +303,9 @@ __device__ __forceinline__ void quantize_slice(uint8_t* tokens, float* scales0, 
       if (warp_base + u * per_pass >= groups) continue;  // warp-uniform: skips the shuffles too
       const __nv_bfloat16* h = reinterpret_cast<const __nv_bfloat16*>(&raw[u]);
       float f[8];
-      float amax = kEps;
 #pragma unroll
-      for (int e = 0; e < 8; ++e) {
-        f[e] = __bfloat162float(h[e]);
-        amax = fmaxf(amax, fabsf(f[e]));
-      }
-#pragma unroll
-      for (int off = 8; off >= 1; off >>= 1) amax = fmaxf(amax, __shfl_xor_sync(0xffffffffu, amax, off));
+      for (int e = 0; e < 8; ++e) f[e] = __bfloat162float(h[e]);
+      const float amax = half_warp_group_amax(f);
       if (g >= groups) continue;  // uniform across the half-warp, after the shuffles
       const int t = g / kb_count, j = g - t * kb_count;
       const float s = group_scale(amax, p.ue8m0);
@@ -405,11 +400,11 @@ __device__ __forceinline__ void reduce_store(const float* red, const Params& p, 
 }
 
 // Threads of a CTA: W math warpgroups and the producer warp.
-template <int W, bool kFused>
+template <int W>
 constexpr int kCtaThreads = 128 * W + 32;
 
 template <int TN, int W, bool kFused>
-__global__ void __launch_bounds__(kCtaThreads<W, kFused>, 1)
+__global__ void __launch_bounds__(kCtaThreads<W>, 1)
     swapab_splitk_kernel(const __grid_constant__ CUtensorMap tmap_a, const __grid_constant__ CUtensorMap tmap_b,
                          const Params p) {
   using L = Layout<TN>;
@@ -614,7 +609,7 @@ int resident_clusters(int device, int split, int smem) {
   const uint64_t hit = slot.load(std::memory_order_relaxed);
   if (hit >> 32 == key) return int(uint32_t(hit));
   cudaLaunchAttribute attr[2];
-  const cudaLaunchConfig_t lc = cluster_launch(attr, split, 256, kCtaThreads<W, kFused>, smem, nullptr);
+  const cudaLaunchConfig_t lc = cluster_launch(attr, split, 256, kCtaThreads<W>, smem, nullptr);
   int clusters = 0;
   if (cudaOccupancyMaxActiveClusters(&clusters, swapab_splitk_kernel<TN, W, kFused>, &lc) != cudaSuccess) {
     cudaGetLastError();
@@ -648,7 +643,7 @@ blockfp8_status_t enqueue(const CUtensorMap& map_a, const CUtensorMap& map_b, co
   const int resident = resident_clusters<TN, W, kFused>(dev.ordinal, prm.split, smem);
   const int64_t clusters = std::min<int64_t>(prm.tiles, std::max(1, resident > 0 ? resident : dev.max_clusters[prm.split]));
   cudaLaunchAttribute attr[2];
-  const cudaLaunchConfig_t lc = cluster_launch(attr, prm.split, clusters, kCtaThreads<W, kFused>, smem, stream);
+  const cudaLaunchConfig_t lc = cluster_launch(attr, prm.split, clusters, kCtaThreads<W>, smem, stream);
   if (cudaLaunchKernelEx(&lc, swapab_splitk_kernel<TN, W, kFused>, map_a, map_b, prm) != cudaSuccess)
     return BLOCKFP8_ERROR_CUDA;
   return BLOCKFP8_SUCCESS;
@@ -690,7 +685,7 @@ blockfp8_status_t launch_tn(const Problem& p, const blockfp8_config_t& cfg, cons
 template <int TN, int W>
 int reg_ctas() {
   int n = 0;
-  if (cudaOccupancyMaxActiveBlocksPerMultiprocessor(&n, swapab_splitk_kernel<TN, W, false>, 128 * W + 32, 0) !=
+  if (cudaOccupancyMaxActiveBlocksPerMultiprocessor(&n, swapab_splitk_kernel<TN, W, false>, kCtaThreads<W>, 0) !=
       cudaSuccess) {
     cudaGetLastError();
     return 0;

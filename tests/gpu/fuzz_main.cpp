@@ -27,7 +27,6 @@
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
-#include <cstring>
 #include <string>
 #include <vector>
 
@@ -53,7 +52,7 @@ constexpr size_t kArenaLimit = size_t{3} << 30;  // device bytes one case may us
 struct Rng {
   uint64_t seed, i = 0;
   uint64_t next() { return random_u64(seed, i++); }
-  double unit() { return double(next() >> 11) * 0x1p-53; }
+  double unit() { return random_unit(seed, i++); }
   bool chance(double p) { return unit() < p; }
   int64_t range(int64_t lo, int64_t hi) { return lo + int64_t(next() % uint64_t(hi - lo + 1)); }  // inclusive
   int64_t log_uniform(int64_t lo, int64_t hi) {

@@ -54,8 +54,7 @@ std::string GemmSpec::str() const {
 }
 
 GemmSpec resolved(GemmSpec s) {
-  const int64_t kb = s.k / 128, nb = (s.n + 127) / 128;
-  (void)nb;
+  const int64_t kb = s.k / 128;
   if (s.lda == 0) s.lda = s.k;
   if (s.ldb == 0) s.ldb = s.k;
   if (s.ldc == 0) s.ldc = s.n;

@@ -27,6 +27,13 @@ struct GemmSpec {
   std::string str() const;
 };
 
+// A dense M x N x K problem of output dtype t (every layout field at its default).
+inline GemmSpec spec(int64_t m, int64_t n, int64_t k, blockfp8_dtype_t t = BLOCKFP8_DTYPE_BF16) {
+  GemmSpec s;
+  s.m = m, s.n = n, s.k = k, s.dtype = t;
+  return s;
+}
+
 // spec with every default (-1 / 0) replaced by the dense row-major value.
 GemmSpec resolved(GemmSpec spec);
 
@@ -49,7 +56,6 @@ class GemmArena {
   static size_t bytes_needed(const GemmSpec& spec);
   // Makes the allocation at least `bytes` (on the current device).
   cudaError_t reserve(size_t bytes);
-  size_t capacity() const { return capacity_; }
 
   // Lays spec out, fills A, B (random e4m3 from seed) and the scales (random in [2^lo, 2^hi], chosen
   // per dtype so fp16 cannot overflow), NaN in every gap, and poisons C with its guards. Grows the

@@ -1,12 +1,16 @@
 // Shared by the GPU suites: the Hopper check that makes them skip cleanly without a GPU, CUDA
-// error checking, and an owning device buffer.
+// error checking, an owning device buffer, and the note that replays a run's seed.
 #pragma once
 
 #include <cuda_runtime_api.h>
 #include <gtest/gtest.h>
 
 #include <cstddef>
+#include <cstdio>
+#include <string>
 #include <utility>
+
+#include "random.h"
 
 namespace bf8test {
 
@@ -23,6 +27,13 @@ inline bool have_hopper() {
     return prop.major == 9 && prop.minor == 0;
   }();
   return ok;
+}
+
+// For SCOPED_TRACE: how to replay this run's random data (test_seed()).
+inline std::string seed_note() {
+  char buf[96];
+  std::snprintf(buf, sizeof buf, "replay with BLOCKFP8_TEST_SEED=0x%016llx", (unsigned long long)test_seed());
+  return buf;
 }
 
 constexpr const char* kNoHopper = "no CUDA device with compute capability 9.0";

@@ -42,28 +42,9 @@ constexpr uint8_t kRefPoison = 0xFF;    // NaN in bf16 / fp16 / fp32
 constexpr uint8_t kFusedPoison = 0xFE;  // -1.69e38 in bf16 and fp32: finite, and never a result here
 constexpr size_t kGenerousWorkspace = size_t(16) << 20;
 
-std::string seed_note() {
-  char buf[96];
-  std::snprintf(buf, sizeof buf, "replay with BLOCKFP8_TEST_SEED=0x%016llx", (unsigned long long)test_seed());
-  return buf;
-}
-
 const char* fmt_name(blockfp8_scale_format_t f) { return f == BLOCKFP8_SCALE_UE8M0 ? "ue8m0" : "fp32-scale"; }
 
 // ---- inputs ---------------------------------------------------------------------------------------
-
-void put(std::vector<uint8_t>& buf, int64_t idx, blockfp8_dtype_t t, float v) {
-  if (t == BLOCKFP8_DTYPE_FP32) {
-    std::memcpy(buf.data() + idx * 4, &v, 4);
-  } else {
-    const uint16_t h = t == BLOCKFP8_DTYPE_BF16 ? float_to_bf16(v) : float_to_fp16(v);
-    std::memcpy(buf.data() + idx * 2, &h, 2);
-  }
-}
-
-float x_value(const std::vector<uint8_t>& buf, int64_t idx, blockfp8_dtype_t t) {
-  return float(load_output(buf.data(), idx, t));
-}
 
 // X [m][ldx] of dtype t (host bytes, the padding included).
 void fill_x(std::vector<uint8_t>& x, int64_t m, int64_t k, int64_t ldx, blockfp8_dtype_t t, uint64_t seed) {
@@ -75,7 +56,7 @@ void fill_x(std::vector<uint8_t>& x, int64_t m, int64_t k, int64_t ldx, blockfp8
   uint64_t ctr = 0;
   auto unit = [&] { return random_unit(seed, ctr++); };
   for (int64_t r = 0; r < m; ++r) {
-    for (int64_t c = k; c < ldx; ++c) put(x, r * ldx + c, t, (c & 1) ? -big : big);
+    for (int64_t c = k; c < ldx; ++c) store_output(x.data(), r * ldx + c, t, (c & 1) ? -big : big);
     const bool zero_row = r % 5 == 3;
     for (int64_t kb = 0; kb < k / 128; ++kb) {
       const uint64_t kind = random_u64(seed ^ 0x6b696e64ull, uint64_t(r) * 100003 + uint64_t(kb)) % 16;
@@ -91,7 +72,7 @@ void fill_x(std::vector<uint8_t>& x, int64_t m, int64_t k, int64_t ldx, blockfp8
         } else {
           v = sgn * mag * float(0.5 + 0.5 * unit()) * std::ldexp(1.0f, -int(unit() * 8));
         }
-        put(x, idx, t, v);
+        store_output(x.data(), idx, t, v);
       }
     }
   }
@@ -300,6 +281,18 @@ void check_call(const XTensor& x, const Weights& w, const Call& c, Scratch& s, c
   if (fused_out) *fused_out = got;
 }
 
+// check_call for both scale formats and both output dtypes (bf16, fp32), stopping at the first failure.
+void check_formats_and_dtypes(const XTensor& x, const Weights& w, int64_t m, int64_t ldc_pad, Scratch& s,
+                              cudaStream_t stream, Tally& tally) {
+  for (auto fmt : {BLOCKFP8_SCALE_FP32, BLOCKFP8_SCALE_UE8M0})
+    for (auto ct : {BLOCKFP8_DTYPE_BF16, BLOCKFP8_DTYPE_FP32}) {
+      Call c;
+      c.m = m, c.ldc_pad = ldc_pad, c.c_dtype = ct, c.fmt = fmt;
+      check_call(x, w, c, s, stream, tally);
+      if (::testing::Test::HasFailure()) return;
+    }
+}
+
 class FusedTest : public HopperTest {};
 
 uint64_t case_seed(uint64_t salt) { return derive_seed(test_seed(), 0xf05edull + salt); }
@@ -321,14 +314,10 @@ void sweep(const std::vector<int64_t>& ms, uint64_t salt, cudaStream_t stream, T
     for (int64_t n : ns) {
       Weights w;
       ASSERT_NO_FATAL_FAILURE(make_weights(w, n, k, case_seed(salt + uint64_t(n) * 100000 + uint64_t(k)), stream));
-      for (size_t i = 0; i < ms.size(); ++i)
-        for (auto fmt : {BLOCKFP8_SCALE_FP32, BLOCKFP8_SCALE_UE8M0})
-          for (auto ct : {BLOCKFP8_DTYPE_BF16, BLOCKFP8_DTYPE_FP32}) {
-            Call c;
-            c.m = ms[i], c.c_dtype = ct, c.fmt = fmt;
-            check_call(xs[i], w, c, s, stream, tally);
-            if (::testing::Test::HasFailure()) return;  // one failing case says enough; keep the log short
-          }
+      for (size_t i = 0; i < ms.size(); ++i) {
+        check_formats_and_dtypes(xs[i], w, ms[i], 0, s, stream, tally);
+        if (::testing::Test::HasFailure()) return;  // one failing case says enough; keep the log short
+      }
     }
   }
 }
@@ -359,13 +348,8 @@ TEST_F(FusedTest, EveryMUpTo32OnThePrimaryShape) {
   for (int64_t m = 1; m <= 32; ++m) {
     XTensor x;
     ASSERT_NO_FATAL_FAILURE(make_x(x, m, 7168, 7168, BLOCKFP8_DTYPE_BF16, 0, case_seed(100 + uint64_t(m))));
-    for (auto fmt : {BLOCKFP8_SCALE_FP32, BLOCKFP8_SCALE_UE8M0})
-      for (auto ct : {BLOCKFP8_DTYPE_BF16, BLOCKFP8_DTYPE_FP32}) {
-        Call c;
-        c.m = m, c.c_dtype = ct, c.fmt = fmt;
-        check_call(x, w, c, s, stream_, t);
-        if (HasFailure()) return;
-      }
+    check_formats_and_dtypes(x, w, m, 0, s, stream_, t);
+    if (HasFailure()) return;
   }
   // One launch exactly where M x 19 groups <= kSwapabFusedMaxGroups (96): M <= 5.
   EXPECT_EQ(t.one_launch, 5 * 4);
@@ -444,13 +428,8 @@ TEST_F(FusedTest, LayoutsAndInputDtypes) {
     ASSERT_NO_FATAL_FAILURE(make_weights(w, l.n, l.k, case_seed(++salt), stream_, l.ldb_pad, l.col_scales));
     XTensor x;
     ASSERT_NO_FATAL_FAILURE(make_x(x, l.m, l.k, l.k + l.ldx_pad, l.t, l.x_offset, case_seed(++salt)));
-    for (auto fmt : {BLOCKFP8_SCALE_FP32, BLOCKFP8_SCALE_UE8M0})
-      for (auto ct : {BLOCKFP8_DTYPE_BF16, BLOCKFP8_DTYPE_FP32}) {  // (fp16 C would overflow on this data)
-        Call c;
-        c.m = l.m, c.ldc_pad = l.ldc_pad, c.c_dtype = ct, c.fmt = fmt;
-        check_call(x, w, c, s, stream_, t);
-        if (HasFailure()) return;
-      }
+    check_formats_and_dtypes(x, w, l.m, l.ldc_pad, s, stream_, t);  // (fp16 C would overflow on this data)
+    if (HasFailure()) return;
   }
 }
 
@@ -468,21 +447,18 @@ TEST_F(FusedTest, ExtremeRows) {
     XTensor x;
     ASSERT_NO_FATAL_FAILURE(make_x(x, m, k, k, BLOCKFP8_DTYPE_BF16, 0, case_seed(301 + uint64_t(m))));
     for (int64_t kk = 0; kk < k; ++kk) {
-      put(x.host, 0 * k + kk, BLOCKFP8_DTYPE_BF16, 0.0f);
-      put(x.host, 1 * k + kk, BLOCKFP8_DTYPE_BF16, kk % 128 == 5 ? 3.0e30f : 1.0e-20f * float(1 + kk % 7));
+      store_output(x.host.data(), 0 * k + kk, BLOCKFP8_DTYPE_BF16, 0.0f);
+      store_output(x.host.data(), 1 * k + kk, BLOCKFP8_DTYPE_BF16,
+                   kk % 128 == 5 ? 3.0e30f : 1.0e-20f * float(1 + kk % 7));
       uint16_t sub = uint16_t(1 + (kk * 37) % 0x7f);  // bf16 subnormal bit patterns
       if (kk & 1) sub |= 0x8000;
       std::memcpy(x.host.data() + (2 * k + kk) * 2, &sub, 2);
-      put(x.host, 3 * k + kk, BLOCKFP8_DTYPE_BF16, (kk & 1) ? std::ldexp(1.0f, 100) : -std::ldexp(1.0f, -100));
+      store_output(x.host.data(), 3 * k + kk, BLOCKFP8_DTYPE_BF16,
+                   (kk & 1) ? std::ldexp(1.0f, 100) : -std::ldexp(1.0f, -100));
     }
     CUDA_ASSERT(cudaMemcpy(x.d.get(), x.host.data(), x.host.size(), cudaMemcpyHostToDevice));
-    for (auto fmt : {BLOCKFP8_SCALE_FP32, BLOCKFP8_SCALE_UE8M0})
-      for (auto ct : {BLOCKFP8_DTYPE_BF16, BLOCKFP8_DTYPE_FP32}) {
-        Call c;
-        c.m = m, c.c_dtype = ct, c.fmt = fmt;
-        check_call(x, w, c, s, stream_, t);
-        if (HasFailure()) return;
-      }
+    check_formats_and_dtypes(x, w, m, 0, s, stream_, t);
+    if (HasFailure()) return;
   }
   EXPECT_GT(t.one_launch, 0);
   EXPECT_GT(t.two_launch, 0);
@@ -625,8 +601,9 @@ TEST_F(FusedTest, AgainstCpuReference) {
       if (row.max_abs_ref > 0) {
         EXPECT_LE(row.rel_err(), 2e-2) << "row " << r << ": " << row.str();
       }
-      float amax = 0;
-      for (int64_t kk = 0; kk < p.k; ++kk) amax = std::max(amax, std::fabs(x_value(x.host, r * x.ldx + kk, p.t)));
+      double amax = 0;
+      for (int64_t kk = 0; kk < p.k; ++kk)
+        amax = std::max(amax, std::fabs(load_output(x.host.data(), r * x.ldx + kk, p.t)));
       if (amax == 0) {
         EXPECT_EQ(row.max_abs_ref, 0) << "row " << r << " of X is zero";
       }

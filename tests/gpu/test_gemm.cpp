@@ -92,12 +92,6 @@ std::string describe(const Case& c) {
   return buf;
 }
 
-std::string seed_note() {
-  char buf[96];
-  std::snprintf(buf, sizeof buf, "replay with BLOCKFP8_TEST_SEED=0x%016llx", (unsigned long long)test_seed());
-  return buf;
-}
-
 // One way of calling the library: blockfp8_gemm (dispatcher's choice) or blockfp8_gemm_ex with a config.
 struct Variant {
   std::string name;

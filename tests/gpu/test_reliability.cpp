@@ -17,7 +17,6 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
-#include <cinttypes>
 #include <cmath>
 #include <cstdio>
 #include <cstring>
@@ -39,12 +38,6 @@
 namespace bf8test {
 namespace {
 
-std::string seed_note() {
-  char buf[96];
-  std::snprintf(buf, sizeof buf, "replay with BLOCKFP8_TEST_SEED=0x%016llx", (unsigned long long)test_seed());
-  return buf;
-}
-
 blockfp8_config_t config(int32_t kernel, int32_t tile = 0, int32_t split = 0, int32_t stages = 0,
                          int32_t warpgroups = 0) {
   blockfp8_config_t c{};
@@ -60,12 +53,6 @@ blockfp8_config_t rows(int32_t weight_rows) {
   blockfp8_config_t c = swapab(8, 1);
   c.weight_rows = weight_rows;
   return c;
-}
-
-GemmSpec spec(int64_t m, int64_t n, int64_t k, blockfp8_dtype_t t = BLOCKFP8_DTYPE_BF16) {
-  GemmSpec s;
-  s.m = m, s.n = n, s.k = k, s.dtype = t;
-  return s;
 }
 
 uint64_t case_seed(const GemmSpec& s, uint64_t salt) {
@@ -493,10 +480,6 @@ TEST_F(ReliabilityTest, Determinism) {
   }
 }
 
-// ---------------------------------------------------------------------------------------------------
-// (c) Four problems on four streams, launched from four host threads at once (3 calls each), give
-// what serial calls give, bit for bit.
-
 // (b') Batch invariance: with BLOCKFP8_FLAG_BATCH_INVARIANT, the first m' rows of C computed from the
 // first m' rows of A are bitwise the rows of the full-M result, for every m' (both scale layouts; the
 // default dispatcher may change tiles and K split with M, so it is not held to this).
@@ -568,6 +551,10 @@ TEST_F(ReliabilityTest, SanitizerSmoke) {
     check(g, stream_, out);
   }
 }
+
+// ---------------------------------------------------------------------------------------------------
+// (c) Four problems on four streams, launched from four host threads at once (3 calls each), give
+// what serial calls give, bit for bit.
 
 TEST_F(ReliabilityTest, ConcurrentStreams) {
   const Determinism cases[] = {

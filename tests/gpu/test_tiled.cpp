@@ -41,22 +41,10 @@ std::vector<blockfp8_config_t> every_width() {
   return v;
 }
 
-GemmSpec spec(int64_t m, int64_t n, int64_t k, blockfp8_dtype_t t = BLOCKFP8_DTYPE_BF16) {
-  GemmSpec s;
-  s.m = m, s.n = n, s.k = k, s.dtype = t;
-  return s;
-}
-
 // a_scale column-major: strides (1, M).
 GemmSpec col_a(GemmSpec s) {
   s.sa_m = 1, s.sa_k = s.m;
   return s;
-}
-
-std::string seed_note() {
-  char buf[96];
-  std::snprintf(buf, sizeof buf, "replay with BLOCKFP8_TEST_SEED=0x%016llx", (unsigned long long)test_seed());
-  return buf;
 }
 
 class TiledTest : public HopperTest {

@@ -22,6 +22,24 @@ requires_cuda = pytest.mark.skipif(not torch.cuda.is_available(),
                                    reason="needs a CUDA device (torch.cuda.is_available() is False)")
 
 
+def is_hopper():
+    return torch.cuda.is_available() and torch.cuda.get_device_capability(0) == (9, 0)
+
+
+requires_hopper = pytest.mark.skipif(not is_hopper(), reason="needs a compute capability 9.0 (Hopper) GPU")
+
+
+@pytest.fixture
+def no_c_call(monkeypatch):
+    """Any call into the C library fails the test: for arguments Python must refuse by itself."""
+    from blockfp8 import _lib, ops
+
+    def fail():
+        raise AssertionError("the C library was called although Python should have refused the call")
+    monkeypatch.setattr(_lib, "lib", fail)
+    monkeypatch.setattr(ops, "_gemm_c", None)  # the eager path's cached binding: rebound through lib()
+
+
 def random_inputs(m, n, k, device, a_scale_layout="row", seed=0):
     """Fresh random operands (never zeros): fp8 from randn * s cast to e4m3, positive random scales."""
     g = torch.Generator(device="cpu").manual_seed(seed)

@@ -132,14 +132,6 @@ def test_config_name():
 # Argument checking: raised in Python, before any C call
 # ---------------------------------------------------------------------------------------------
 
-@pytest.fixture
-def no_c_call(monkeypatch):
-    def fail():
-        raise AssertionError("the C library was called although Python should have refused the call")
-    monkeypatch.setattr(_lib, "lib", fail)
-    monkeypatch.setattr(ops, "_gemm_c", None)  # the eager path's cached binding: rebound through lib()
-
-
 def _cpu():
     return meta_inputs(device="cpu")
 

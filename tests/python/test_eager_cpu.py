@@ -151,7 +151,18 @@ def test_split_devices_name_the_argument(fake_cuda, monkeypatch, which):
     assert fake_cuda.calls == []
 
 
-@pytest.mark.parametrize("bad", ["a_dtype", "k_mismatch", "a_scale_shape", "b_scale_shape", "out_dtype", "out_shape"])
+# Each broken rule, with the error the checked path must raise for it.
+BROKEN_RULES = {
+    "a_dtype": (TypeError, "a must have dtype"),
+    "k_mismatch": (ValueError, "must have the same K"),
+    "a_scale_shape": (ValueError, "a_scale must have shape"),
+    "b_scale_shape": (ValueError, "b_scale must have shape"),
+    "out_dtype": (TypeError, "out_dtype must be"),
+    "out_shape": (ValueError, "out must have shape"),
+}
+
+
+@pytest.mark.parametrize("bad", list(BROKEN_RULES))
 def test_broken_rules_are_named_by_the_checked_path(fake_cuda, bad):
     a, a_scale, b, b_scale = inputs()
     kw = {}
@@ -167,7 +178,8 @@ def test_broken_rules_are_named_by_the_checked_path(fake_cuda, bad):
         kw["out_dtype"] = torch.float64
     else:
         kw["out"] = torch.empty(200, 3, dtype=torch.bfloat16)
-    with pytest.raises((TypeError, ValueError), match=bad.split("_")[0]):
+    exc, pattern = BROKEN_RULES[bad]
+    with pytest.raises(exc, match=pattern):
         blockfp8.gemm(a, a_scale, b, b_scale, **kw)
     assert fake_cuda.calls == [] and len(fake_cuda.routed) == 1
 

@@ -5,16 +5,10 @@ import pytest
 import torch
 
 import blockfp8
-from conftest import FP8, reference, rel_err, requires_cuda
+from conftest import FP8, reference, rel_err, requires_cuda, requires_hopper
 
 pytestmark = requires_cuda
 
-
-def _is_hopper():
-    return torch.cuda.is_available() and torch.cuda.get_device_capability(0) == (9, 0)
-
-
-requires_hopper = pytest.mark.skipif(not _is_hopper(), reason="needs a compute capability 9.0 (Hopper) GPU")
 
 # (M, N, K): the fused path (M <= 32) on DeepSeek shapes and odd ones, then the fallback (M > 32).
 SHAPES = [(1, 2112, 7168), (4, 2112, 7168), (8, 576, 7168), (9, 4097, 512), (16, 7168, 2048), (17, 65, 1536),

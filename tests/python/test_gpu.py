@@ -14,18 +14,12 @@ import torch
 
 import blockfp8
 from blockfp8 import _lib
-from conftest import FP8, random_inputs, reference, rel_err, requires_cuda
+from conftest import FP8, is_hopper, random_inputs, reference, rel_err, requires_cuda, requires_hopper
 
 pytestmark = requires_cuda
 
 TOL = 1e-2
 
-
-def _is_hopper():
-    return torch.cuda.is_available() and torch.cuda.get_device_capability(0) == (9, 0)
-
-
-requires_hopper = pytest.mark.skipif(not _is_hopper(), reason="needs a compute capability 9.0 (Hopper) GPU")
 
 # (M, N, K): decode sizes of DeepSeek-V3 layers, odd N, N < 128, N == 1, M == 1, M > 128, small K.
 SHAPES = [
@@ -334,7 +328,7 @@ def test_c_status_raises_blockfp8error():
     assert "BLOCKFP8_ERROR_ALIASING" in str(ei.value)
 
 
-@pytest.mark.skipif(_is_hopper(), reason="checks the refusal on a non-Hopper GPU")
+@pytest.mark.skipif(is_hopper(), reason="checks the refusal on a non-Hopper GPU")
 def test_non_hopper_device_refused():
     a, a_scale, b, b_scale = random_inputs(2, 256, 256, "cuda")
     with pytest.raises(blockfp8.BlockFP8Error) as ei:

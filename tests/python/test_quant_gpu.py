@@ -5,16 +5,9 @@ import pytest
 import torch
 
 import blockfp8
-from conftest import FP8, requires_cuda
+from conftest import FP8, requires_cuda, requires_hopper
 
 pytestmark = requires_cuda
-
-
-def _is_hopper():
-    return torch.cuda.is_available() and torch.cuda.get_device_capability(0) == (9, 0)
-
-
-requires_hopper = pytest.mark.skipif(not _is_hopper(), reason="needs a compute capability 9.0 (Hopper) GPU")
 
 
 def vllm_reference(x, ue8m0):

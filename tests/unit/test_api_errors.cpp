@@ -12,6 +12,18 @@
 
 namespace {
 
+// expect_*_status(want, edit): a default-constructed A (a valid call), `edit` applied, A::run() must
+// return `want`. For the entry points whose argument struct has run().
+template <class A>
+struct ExpectRunStatus {
+  template <class Edit>
+  void operator()(blockfp8_status_t want, Edit edit) const {
+    A args;
+    edit(args);
+    EXPECT_EQ(args.run(), want) << blockfp8_status_string(args.run());
+  }
+};
+
 constexpr uintptr_t kA = 1ull << 40, kB = 2ull << 40, kAScale = 3ull << 40, kBScale = 4ull << 40, kC = 5ull << 40;
 
 // blockfp8_gemm with a valid M = 4, N = 256, K = 512 problem, one argument changed by `edit`.
@@ -179,12 +191,7 @@ struct QArgs {
   }
 };
 
-template <class Edit>
-void expect_quant_status(blockfp8_status_t want, Edit edit) {
-  QArgs args;
-  edit(args);
-  EXPECT_EQ(args.run(), want) << blockfp8_status_string(args.run());
-}
+constexpr ExpectRunStatus<QArgs> expect_quant_status{};
 
 TEST(QuantizeApiErrors, Arguments) {
   expect_quant_status(BLOCKFP8_ERROR_NULL_POINTER, [](QArgs& a) { a.x = nullptr; });
@@ -243,12 +250,7 @@ struct FArgs {
   }
 };
 
-template <class Edit>
-void expect_fused_status(blockfp8_status_t want, Edit edit) {
-  FArgs args;
-  edit(args);
-  EXPECT_EQ(args.run(), want) << blockfp8_status_string(args.run());
-}
+constexpr ExpectRunStatus<FArgs> expect_fused_status{};
 
 TEST(FusedApiErrors, Arguments) {
   expect_fused_status(BLOCKFP8_ERROR_NULL_POINTER, [](FArgs& a) { a.x = nullptr; });

@@ -2,8 +2,6 @@
 // the weight_rows choice, on a described device (no GPU needed).
 #include <gtest/gtest.h>
 
-#include <iterator>
-
 #include "dispatch.h"
 #include "dispatch_tiled.h"
 

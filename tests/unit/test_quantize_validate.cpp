@@ -5,8 +5,8 @@
 
 #include <cmath>
 #include <cstdint>
-#include <cstring>
 
+#include "fp8.h"
 #include "problem.h"
 #include "quantize_reference.h"
 #include "validate.h"
@@ -125,13 +125,8 @@ TEST(ValidateQuantize, Aliasing) {
   EXPECT_Q(q, BLOCKFP8_ERROR_ALIASING);
 }
 
-float bits(uint32_t u) {
-  float f;
-  std::memcpy(&f, &u, 4);
-  return f;
-}
-
 TEST(QuantizeReference, GroupScale) {
+  using bf8test::float_from_bits;
   using bf8test::reference_group_scale;
   EXPECT_EQ(reference_group_scale(448.0f, false), 1.0f);
   EXPECT_EQ(reference_group_scale(0.0f, false), 1e-10f / 448.0f);  // eps clamp
@@ -143,7 +138,7 @@ TEST(QuantizeReference, GroupScale) {
   EXPECT_EQ(reference_group_scale(447.0f, true), 1.0f);
   EXPECT_EQ(reference_group_scale(1.0f, true), 1.0f / 256.0f);  // 1/448 -> 2^-8
   // One ulp above a power of two still rounds up (log2f-based formulations can miss this).
-  EXPECT_EQ(reference_group_scale(448.0f * bits(0x30800001u), true), 2.0f * bits(0x30800000u));
+  EXPECT_EQ(reference_group_scale(448.0f * float_from_bits(0x30800001u), true), 2.0f * float_from_bits(0x30800000u));
   // All-zero group: 1e-10 / 448 is floored at 1e-10 before rounding up: 2^-33.
   EXPECT_EQ(reference_group_scale(0.0f, true), std::ldexp(1.0f, -33));
 }

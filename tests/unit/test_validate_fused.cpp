@@ -6,7 +6,6 @@
 
 #include <cstdint>
 #include <limits>
-#include <utility>
 
 #include "dispatch.h"
 #include "problem.h"
