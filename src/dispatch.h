@@ -70,11 +70,12 @@ int swapab_fused_smem_bytes(int token_tile, int weight_rows, int kblocks, int st
 int swapab_fused_stages(const blockfp8_config_t& cfg, int64_t m, int64_t k, const DeviceInfo& dev);
 constexpr int kSwapabFusedMaxTokenTile = 32;
 // The fused kernel quantises its K slice (M x kb_slice groups of 128) before its main loop, while the
-// weight stream starts; that costs more than the separate quantiser launch saves beyond about 96
-// groups a CTA (bench/results/logs/2026-11-29-third-session/fused-v5-*.md, bf16a / two launches:
-// 2112x7168 M = 1 / 4 / 8 (19 / 76 / 152 groups) 0.83 / 0.92 / 1.18; 576x7168 M = 1 / 8 / 13 / 16
-// (7 / 56 / 91 / 112) 0.67 / 0.80 / 0.98 / 1.02; 7168x16384 M = 1 (128) 1.06).
-constexpr int kSwapabFusedMaxGroups = 96;
+// weight stream starts; beyond about 40 groups a CTA that costs more than the separate quantiser
+// launch, which overlaps the GEMM's prologue since it calls launch_dependents
+// (bench/results/logs/2026-11-29-fourth-session/bf16a_fused*.md, one launch / two: 2112x7168 M = 1 / 2 / 4
+// (19 / 38 / 76 groups) 0.98 / 1.01 / 1.06; 576x7168 M = 1 / 4 / 8 (7 / 28 / 56) 0.89 / 0.94 / 1.00;
+// 7168x2048 M = 1 / 2 / 4 (16 / 32 / 64) 0.95 / 0.99 / 1.01).
+constexpr int kSwapabFusedMaxGroups = 40;
 // Up to this token tile a math warpgroup keeps the next k-block's wgmma in flight while it promotes
 // the previous one, so it holds two stages at a time.
 constexpr int kSwapabMaxPipelinedTokenTile = 64;

@@ -191,8 +191,8 @@ BLOCKFP8_API blockfp8_status_t blockfp8_quantize_1x128(
  *
  * One launch (the decode kernel quantises the K slice each CTA needs into shared memory) where the
  * dispatcher runs the decode kernel for (M, N, K) with one token tile of at most 32, X is bf16,
- * 16-byte aligned with ldx % 8 == 0, and M x (k-blocks per CTA) <= 96, the measured point beyond
- * which the in-kernel quantisation costs more than a second launch (M <= 5 on N = 2112, K = 7168).
+ * 16-byte aligned with ldx % 8 == 0, and M x (k-blocks per CTA) <= 40, the measured point beyond
+ * which the in-kernel quantisation costs more than a second launch (M <= 2 on N = 2112, K = 7168).
  * Otherwise it quantises into `workspace` and runs the GEMM: two launches.
  * blockfp8_gemm_bf16a_workspace_size says how many workspace bytes a call needs (0 when the one-launch
  * path serves it; a larger workspace is always accepted). A workspace that is needed and missing or

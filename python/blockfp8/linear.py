@@ -5,7 +5,7 @@
 
 Bitwise identical to blockfp8.gemm(*blockfp8.quantize_1x128(x2d, scale_format), w, w_scale): the C
 entry point (blockfp8_gemm_bf16a) quantises inside the decode kernel, in one launch, where that pays
-(bf16 x with 16-byte aligned rows, M x k-blocks per CTA <= 96: M <= 5 on 2112 x 7168) and otherwise
+(bf16 x with 16-byte aligned rows, M x k-blocks per CTA <= 40: M <= 2 on 2112 x 7168) and otherwise
 quantises into a workspace this module allocates and runs the GEMM. Registered operator:
   blockfp8::gemm_bf16a(Tensor x, Tensor b, Tensor b_scale, ScalarType out_dtype, str scale_format) -> Tensor
 Same calling rules as blockfp8.gemm: eager calls on real tensors go straight to C; compile, tracing

@@ -374,68 +374,6 @@ struct WgmmaE4M3<192> {
 
 // Half-width instructions: the tiled kernel issues a weight tile as two wgmma groups of
 // weight_rows / 2 columns each, so that one half computes while the other is promoted.
-template <>
-struct WgmmaE4M3<40> {
-  __device__ __forceinline__ static void mma(float (&d)[20], uint64_t a, uint64_t b, int accumulate) {
-    asm volatile(
-        "{\n.reg .pred p;\nsetp.ne.b32 p, %22, 0;\n"
-        "wgmma.mma_async.sync.aligned.m64n40k32.f32.e4m3.e4m3 {"
-        "%0,%1,%2,%3,%4,%5,%6,%7,%8,%9,%10,%11,%12,%13,%14,%15,"
-        "%16,%17,%18,%19}, %20, %21, p, 1, 1;\n}\n"
-        : BLOCKFP8_TILED_R8(0), BLOCKFP8_TILED_R8(8), "+f"(d[16]), "+f"(d[17]), "+f"(d[18]), "+f"(d[19])
-        : "l"(a), "l"(b), "r"(accumulate));
-  }
-};
-template <>
-struct WgmmaE4M3<48> {
-  __device__ __forceinline__ static void mma(float (&d)[24], uint64_t a, uint64_t b, int accumulate) {
-    asm volatile(
-        "{\n.reg .pred p;\nsetp.ne.b32 p, %26, 0;\n"
-        "wgmma.mma_async.sync.aligned.m64n48k32.f32.e4m3.e4m3 {"
-        "%0,%1,%2,%3,%4,%5,%6,%7,%8,%9,%10,%11,%12,%13,%14,%15,"
-        "%16,%17,%18,%19,%20,%21,%22,%23}, %24, %25, p, 1, 1;\n}\n"
-        : BLOCKFP8_TILED_R8(0), BLOCKFP8_TILED_R8(8), BLOCKFP8_TILED_R8(16)
-        : "l"(a), "l"(b), "r"(accumulate));
-  }
-};
-template <>
-struct WgmmaE4M3<56> {
-  __device__ __forceinline__ static void mma(float (&d)[28], uint64_t a, uint64_t b, int accumulate) {
-    asm volatile(
-        "{\n.reg .pred p;\nsetp.ne.b32 p, %30, 0;\n"
-        "wgmma.mma_async.sync.aligned.m64n56k32.f32.e4m3.e4m3 {"
-        "%0,%1,%2,%3,%4,%5,%6,%7,%8,%9,%10,%11,%12,%13,%14,%15,"
-        "%16,%17,%18,%19,%20,%21,%22,%23,%24,%25,%26,%27}, %28, %29, p, 1, 1;\n}\n"
-        : BLOCKFP8_TILED_R8(0), BLOCKFP8_TILED_R8(8), BLOCKFP8_TILED_R8(16), "+f"(d[24]), "+f"(d[25]), "+f"(d[26]), "+f"(d[27])
-        : "l"(a), "l"(b), "r"(accumulate));
-  }
-};
-template <>
-struct WgmmaE4M3<72> {
-  __device__ __forceinline__ static void mma(float (&d)[36], uint64_t a, uint64_t b, int accumulate) {
-    asm volatile(
-        "{\n.reg .pred p;\nsetp.ne.b32 p, %38, 0;\n"
-        "wgmma.mma_async.sync.aligned.m64n72k32.f32.e4m3.e4m3 {"
-        "%0,%1,%2,%3,%4,%5,%6,%7,%8,%9,%10,%11,%12,%13,%14,%15,"
-        "%16,%17,%18,%19,%20,%21,%22,%23,%24,%25,%26,%27,%28,%29,%30,%31,"
-        "%32,%33,%34,%35}, %36, %37, p, 1, 1;\n}\n"
-        : BLOCKFP8_TILED_R8(0), BLOCKFP8_TILED_R8(8), BLOCKFP8_TILED_R8(16), BLOCKFP8_TILED_R8(24), "+f"(d[32]), "+f"(d[33]), "+f"(d[34]), "+f"(d[35])
-        : "l"(a), "l"(b), "r"(accumulate));
-  }
-};
-template <>
-struct WgmmaE4M3<88> {
-  __device__ __forceinline__ static void mma(float (&d)[44], uint64_t a, uint64_t b, int accumulate) {
-    asm volatile(
-        "{\n.reg .pred p;\nsetp.ne.b32 p, %46, 0;\n"
-        "wgmma.mma_async.sync.aligned.m64n88k32.f32.e4m3.e4m3 {"
-        "%0,%1,%2,%3,%4,%5,%6,%7,%8,%9,%10,%11,%12,%13,%14,%15,"
-        "%16,%17,%18,%19,%20,%21,%22,%23,%24,%25,%26,%27,%28,%29,%30,%31,"
-        "%32,%33,%34,%35,%36,%37,%38,%39,%40,%41,%42,%43}, %44, %45, p, 1, 1;\n}\n"
-        : BLOCKFP8_TILED_R8(0), BLOCKFP8_TILED_R8(8), BLOCKFP8_TILED_R8(16), BLOCKFP8_TILED_R8(24), BLOCKFP8_TILED_R8(32), "+f"(d[40]), "+f"(d[41]), "+f"(d[42]), "+f"(d[43])
-        : "l"(a), "l"(b), "r"(accumulate));
-  }
-};
 
 #undef BLOCKFP8_TILED_R8
 

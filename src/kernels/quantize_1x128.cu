@@ -40,6 +40,7 @@
 #include <cstdint>
 
 #include "kernels/launch.h"
+#include "kernels/ptx.cuh"
 #include "kernels/quant_math.cuh"
 
 namespace blockfp8::detail {
@@ -83,6 +84,11 @@ __device__ __forceinline__ void load8(const T* src, T (&v)[kPerLane]) {
 
 template <class T, int U, bool kVec, bool kUe8m0>
 __global__ void __launch_bounds__(kThreads) quantize_1x128_kernel(const Params p) {
+  // A GEMM launched after this kernel with programmatic dependent launch (the decode kernel) may
+  // start now: it streams the weight, which this kernel never writes, and waits (griddepcontrol.wait)
+  // for this grid to finish before it reads X_q or the scales. This kernel is launched without the
+  // attribute, so it starts only once everything before it in the stream has finished.
+  ptx::launch_dependents();
   const int lane = threadIdx.x & 31;
   const int half = lane >> 4;  // which of the warp's two groups
   const int sub = lane & 15;   // elements [8 sub, 8 sub + 8) of that group

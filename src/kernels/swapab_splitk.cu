@@ -38,6 +38,28 @@ namespace {
 constexpr int kKBlockBytes = 128;  // one 128-wide k-block of fp8 = one 128-byte swizzle row
 constexpr int kRedPitch = kSwapabRedPitch;
 
+// Diagnostic build only (cmake -DBLOCKFP8_TIMELINE=ON): per-CTA timestamps of the latest launch,
+// read back by bench/probes/decode_timeline. Mark i stores %globaltimer (ns, comparable across SMs)
+// and clock64 (SM cycles, fine-grained within the CTA). Compiled out otherwise.
+#ifdef BLOCKFP8_TIMELINE
+constexpr int kTimelineCtas = 1024, kTimelineMarks = 10;
+__device__ unsigned long long g_timeline[kTimelineCtas][2 * kTimelineMarks];
+__device__ __forceinline__ void mark(int i) {
+  unsigned long long g;
+  asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(g));
+  const long long c = clock64();
+  if (blockIdx.x < kTimelineCtas) g_timeline[blockIdx.x][i] = g, g_timeline[blockIdx.x][kTimelineMarks + i] = c;
+}
+#define BLOCKFP8_MARK(i, cond) \
+  do {                          \
+    if (cond) mark(i);          \
+  } while (0)
+#else
+#define BLOCKFP8_MARK(i, cond) \
+  do {                          \
+  } while (0)
+#endif
+
 struct Params {
   int m, n, kb_total;
   int rows;            // weight rows per tile: 16, 32 or 64
@@ -191,6 +213,7 @@ struct ConsumerLoop {
     float part1[TN / 2];
     if (!valid(cur)) return;
     issue(cur, part0);
+    BLOCKFP8_MARK(8, threadIdx.x == 0);  // the first stage landed
     while (true) {
       Step nxt = next(cur);
       if (valid(nxt)) {
@@ -429,6 +452,7 @@ __global__ void __launch_bounds__(kCtaThreads<W>, 1)
   uint64_t* full = reinterpret_cast<uint64_t*>(scales + 2 * kb_slice * L::kScalePitch);
   uint64_t* empty = full + stages;
 
+  BLOCKFP8_MARK(0, tid == 0);  // entry
   if (tid == 0) {
     for (int s = 0; s < stages; ++s) {
       ptx::mbar_init(&full[s], 1);     // the producer's arrive.expect_tx; the TMA bytes do the rest
@@ -472,6 +496,7 @@ __global__ void __launch_bounds__(kCtaThreads<W>, 1)
       }
     }
     ptx::grid_dependency_wait();
+    BLOCKFP8_MARK(1, lane == 0);  // the producer may load
     RingPos pos{0, 0};
     int issued = 0;  // stages issued so far: the first `stages` need no free slot
     bool first = true;
@@ -497,6 +522,7 @@ __global__ void __launch_bounds__(kCtaThreads<W>, 1)
         }
       }
       __syncwarp();
+      BLOCKFP8_MARK(2, lane == 0 && first);  // the first tile's loads are issued
       if (!first) ptx::cluster_wait();  // the previous tile's barrier: at most one tile ahead
       ptx::cluster_arrive();
       first = false;
@@ -528,7 +554,9 @@ __global__ void __launch_bounds__(kCtaThreads<W>, 1)
       for (int e = 0; e < TN / 2; ++e) acc[e] = 0.f;
       ConsumerLoop<TN, W, kFused> tile_loop = loop;
       tile_loop.scales = tile_scales;
+      BLOCKFP8_MARK(3, tid == 0 && j == 0);  // scales in shared memory
       tile_loop.run(tid / 128, tile_start, acc);
+      BLOCKFP8_MARK(4, tid == 0 && j == 0);  // warpgroup 0's math done
       park<TN, W>(tile_red, acc, tid, p.rows);
 
       ptx::cluster_arrive();
@@ -541,11 +569,14 @@ __global__ void __launch_bounds__(kCtaThreads<W>, 1)
           load_scales<TN>(next_scales, p, next.m0, next.n0, kb_begin, kb_count, tid, kConsumers);
       }
       ptx::cluster_wait();
+      BLOCKFP8_MARK(5, tid == 0 && j == 0);  // every rank parked
       reduce_store<TN>(tile_red, p, o, rank, tid, kConsumers);
+      BLOCKFP8_MARK(6, tid == 0 && j == 0);  // stored
     }
   }
   ptx::cluster_arrive();
   ptx::cluster_wait();
+  BLOCKFP8_MARK(7, tid == 0);  // exit
 }
 
 // ------------------------------------------------------------------------------------------------
@@ -729,6 +760,15 @@ int swapab_max_active_clusters(int split, int smem_bytes) {
   }
   return clusters;
 }
+
+#ifdef BLOCKFP8_TIMELINE
+int read_timeline(unsigned long long* host, int ctas) {
+  ctas = std::min(ctas, kTimelineCtas);
+  return cudaMemcpyFromSymbol(host, g_timeline, sizeof(unsigned long long) * 2 * kTimelineMarks * ctas) == cudaSuccess
+             ? ctas
+             : -1;
+}
+#endif
 
 int swapab_reg_ctas(int token_tile, int warpgroups) {
   const bool two = warpgroups == 2;

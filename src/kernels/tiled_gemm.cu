@@ -4,8 +4,8 @@
 // tile is two math warpgroups of 64 rows) and weight rows on its N side (weight_rows = 64..192, a
 // multiple of 16 chosen so that N splits into tiles that fill the SMs evenly; 2112 = 11 x 192).
 //
-// CTA = 2 math warpgroups (wgmma in two half-width groups per k-block, each promoted while the
-// other computes; epilogue) + 1 producer warpgroup of
+// CTA = 2 math warpgroups (full-width wgmma per k-block, promoted while the other warpgroup's
+// wgmma runs; epilogue) + 1 producer warpgroup of
 // which one warp issues the TMA loads of A, B and the scales into a ring of `stages` stages guarded
 // by full/empty mbarriers; setmaxnreg moves the producer's registers to the math warpgroups.
 // CTAs are persistent: each walks tiles blockIdx.x, blockIdx.x + gridDim.x, ... in a grouped order
@@ -158,60 +158,6 @@ __device__ __forceinline__ void produce(const CUtensorMap* map_a, const CUtensor
 // of it owns rows 16 w + l/4 (+8) and columns 8 j + 2 (l % 4) + {0, 1}: wgmma's accumulator layout,
 // acc[4 j + 2 h + e] = (row + 8 h, column 8 j + 2 (l % 4) + e).
 
-// acc += part * (a_scale[row] * b_scale[block of the column]) for half H of the tile (columns
-// H BN/2 .. H BN/2 + BN/2 - 1, accumulators acc[H BN/4 ..]), per k-block. sb holds the b_scales of
-// the blocks the tile touches; split is the first tile column of the second block.
-template <int BN, int H>
-__device__ __forceinline__ void promote(const float (&part)[BN / 4], float (&acc)[BN / 2], float sa0, float sa1,
-                                        float4 sb, int split) {
-  constexpr int kCol0 = H * BN / 2;  // first tile column of this half
-  constexpr int kAcc0 = H * BN / 4;  // its first accumulator
-  if (split >= kCol0 + BN / 2) {     // the whole half in the first b_scale block (warp-uniform)
-    const float s0 = sa0 * sb.x, s1 = sa1 * sb.x;
-#pragma unroll
-    for (int j = 0; j < BN / 16; ++j) {
-      acc[kAcc0 + 4 * j + 0] = fmaf(part[4 * j + 0], s0, acc[kAcc0 + 4 * j + 0]);
-      acc[kAcc0 + 4 * j + 1] = fmaf(part[4 * j + 1], s0, acc[kAcc0 + 4 * j + 1]);
-      acc[kAcc0 + 4 * j + 2] = fmaf(part[4 * j + 2], s1, acc[kAcc0 + 4 * j + 2]);
-      acc[kAcc0 + 4 * j + 3] = fmaf(part[4 * j + 3], s1, acc[kAcc0 + 4 * j + 3]);
-    }
-    return;
-  }
-  // The tile straddles a block boundary (at a multiple of 16 columns, so never inside a group of 8).
-  const float s00 = sa0 * sb.x, s01 = sa0 * sb.y, s02 = sa0 * sb.z;
-  const float s10 = sa1 * sb.x, s11 = sa1 * sb.y, s12 = sa1 * sb.z;
-#pragma unroll
-  for (int j = 0; j < BN / 16; ++j) {
-    const int col = kCol0 + 8 * j;
-    const bool first = col < split;
-    float s0 = first ? s00 : s01, s1 = first ? s10 : s11;
-    if constexpr (kScaleBlocksPerTile<BN> > 2) {
-      const bool third = col >= split + 128;
-      s0 = third ? s02 : s0, s1 = third ? s12 : s1;
-    }
-    acc[kAcc0 + 4 * j + 0] = fmaf(part[4 * j + 0], s0, acc[kAcc0 + 4 * j + 0]);
-    acc[kAcc0 + 4 * j + 1] = fmaf(part[4 * j + 1], s0, acc[kAcc0 + 4 * j + 1]);
-    acc[kAcc0 + 4 * j + 2] = fmaf(part[4 * j + 2], s1, acc[kAcc0 + 4 * j + 2]);
-    acc[kAcc0 + 4 * j + 3] = fmaf(part[4 * j + 3], s1, acc[kAcc0 + 4 * j + 3]);
-  }
-}
-
-// One k-block of half H of the weight tile for this warpgroup's 64 tokens: four k32 wgmmas into
-// part, committed as one group.
-template <int BN, int H>
-__device__ __forceinline__ void issue_half(float (&part)[BN / 4], const uint8_t* stage, int wg) {
-  using L = Layout<BN>;
-  // The half's first weight row, BN/2 x 128 bytes in: a multiple of 1024 bytes (BN/2 % 8 == 0), so
-  // the swizzle atoms line up.
-  const uint64_t desc_a = ptx::wgmma_desc_k128_sw128(stage + wg * 64 * kKBlockBytes);
-  const uint64_t desc_b = ptx::wgmma_desc_k128_sw128(stage + L::kATile + H * (BN / 2) * kKBlockBytes);
-  ptx::wgmma_fence();
-#pragma unroll
-  for (int kk = 0; kk < kKBlockBytes / 32; ++kk)
-    ptx::WgmmaE4M3<BN / 2>::mma(part, ptx::desc_advance(desc_a, kk * 32), ptx::desc_advance(desc_b, kk * 32), kk > 0);
-  ptx::wgmma_commit();
-}
-
 __device__ __forceinline__ uint32_t pack2(float lo, float hi, int dtype) {
   if (dtype == BLOCKFP8_DTYPE_BF16) {
     const __nv_bfloat162 v = __floats2bfloat162_rn(lo, hi);
@@ -275,77 +221,65 @@ __device__ __forceinline__ void store_tile_direct(const float (&acc)[BN / 2], co
   }
 }
 
+// Per k-block: four full-width k32 wgmmas (64 tokens x BN weight rows) into `part`, wait for them,
+// release the stage, then acc += part * a_scale[token] * b_scale[block of the column]. The math
+// warpgroup's tensor work stops while it promotes; the other warpgroup's fills the tensor core then.
+// (The first version split each k-block into two half-width wgmma groups and promoted one while the
+// other ran: every k32 step then read the 64-token A tile from shared memory twice, and it measured
+// 1.2-1.3x slower at M >= 4096: bench/results/logs/2026-11-29-fourth-session/.)
 template <int BN>
-__device__ __forceinline__ void consume(const CUtensorMap* map_c, const Params& p, const uint8_t* smem, uint8_t* out,
-                                        const float* scales, uint64_t* full, uint64_t* empty) {
+__device__ __forceinline__ void consume(const CUtensorMap* map_c, const Params& p, const uint8_t* smem,
+                                        uint8_t* out, const float* scales, uint64_t* full, uint64_t* empty) {
   using L = Layout<BN>;
   const int wg = threadIdx.x / 128;
   const int tid_wg = threadIdx.x % 128;
-  const int row = 64 * wg + 16 * (tid_wg / 32) + (tid_wg % 32) / 4;  // token within the tile (and +8)
+  const int row = 64 * wg + 16 * (tid_wg / 32) + (tid_wg % 32) / 4;
   uint8_t* my_out = out + wg * L::kOutHalf;
-  // Each k-block runs as two wgmma groups, one per half of the weight tile (lo, hi), so that the
-  // warpgroup's own tensor work continues while it promotes. K-blocks go in pairs:
-  //   issue lo(0) hi(0) | wait lo(0), promote it | issue lo(1) | wait hi(0), promote it |
-  //   issue hi(1) | wait lo(1), promote it | wait hi(1), promote it
-  // so only one half in four is promoted with nothing of this warpgroup in flight (the other math
-  // warpgroup's wgmma keeps the tensor core busy then); an odd last k-block goes alone (issue lo hi |
-  // wait lo, promote | wait hi, promote). Every wait_group 1 directly follows the issue of the
-  // group that stays pending and nothing is pending across a loop back-edge: ptxas cannot track a
-  // wgmma group pending across a back-edge whose accumulators are later read, and then serialises
-  // every wgmma of the kernel (warning C7514; check the -Xptxas -v report after any change here).
-  // Registers: acc (BN/2) + lo and hi (BN/4 each), the same as one full-width partial.
-  float acc[BN / 2], lo[BN / 4], hi[BN / 4];
+  float acc[BN / 2], part[BN / 2];
   RingPos pos;
   for (int64_t t = blockIdx.x; t < p.tiles; t += gridDim.x) {
     const Tile tile = tile_at<BN>(t, p);
     const int split = 128 - tile.n0 % 128;
 #pragma unroll
     for (int i = 0; i < BN / 2; ++i) acc[i] = 0.f;
-    for (int kb = 0; kb < p.kb_total;) {
-      // The stage's scales landed before its full barrier completed (cp.async arrivals).
-      const int s0 = pos.stage;
-      ptx::mbar_wait(&full[s0], pos.phase);
-      issue_half<BN, 0>(lo, smem + s0 * L::kStage, wg);
-      issue_half<BN, 1>(hi, smem + s0 * L::kStage, wg);
-      const float* sc = scales + s0 * kScalePitch;
+    for (int kb = 0; kb < p.kb_total; ++kb) {
+      const int s = pos.stage;
+      ptx::mbar_wait(&full[s], pos.phase);
+      const uint8_t* stage = smem + s * L::kStage;
+      const uint64_t desc_a = ptx::wgmma_desc_k128_sw128(stage + wg * 64 * kKBlockBytes);
+      const uint64_t desc_b = ptx::wgmma_desc_k128_sw128(stage + L::kATile);
+      ptx::wgmma_fence();
+#pragma unroll
+      for (int kk = 0; kk < kKBlockBytes / 32; ++kk)
+        ptx::WgmmaE4M3<BN>::mma(part, ptx::desc_advance(desc_a, kk * 32), ptx::desc_advance(desc_b, kk * 32), kk > 0);
+      ptx::wgmma_commit();
+      const float* sc = scales + s * kScalePitch;
       const float sa0 = sc[row], sa1 = sc[row + 8];
       const float4 sb = *reinterpret_cast<const float4*>(sc + kTokens);
       pos.next(p.stages);
-      ptx::wgmma_wait<1>();  // lo(kb) done; hi(kb) runs
-      ptx::fence_regs(lo);
-      promote<BN, 0>(lo, acc, sa0, sa1, sb, split);
-      if (kb + 1 == p.kb_total) {  // a lone last k-block
-        ptx::wgmma_wait<0>();
-        ptx::fence_regs(hi);
-        ptx::mbar_arrive(&empty[s0]);
-        promote<BN, 1>(hi, acc, sa0, sa1, sb, split);
-        break;
-      }
-      const int s1 = pos.stage;
-      ptx::mbar_wait(&full[s1], pos.phase);
-      issue_half<BN, 0>(lo, smem + s1 * L::kStage, wg);
-      ptx::wgmma_wait<1>();  // hi(kb) done; lo(kb + 1) runs
-      ptx::fence_regs(hi);
-      ptx::mbar_arrive(&empty[s0]);  // both halves have read stage s0; its scales are in registers
-      promote<BN, 1>(hi, acc, sa0, sa1, sb, split);
-      issue_half<BN, 1>(hi, smem + s1 * L::kStage, wg);
-      sc = scales + s1 * kScalePitch;
-      const float sa0n = sc[row], sa1n = sc[row + 8];
-      const float4 sbn = *reinterpret_cast<const float4*>(sc + kTokens);
-      pos.next(p.stages);
-      ptx::wgmma_wait<1>();  // lo(kb + 1) done; hi(kb + 1) runs
-      ptx::fence_regs(lo);
-      promote<BN, 0>(lo, acc, sa0n, sa1n, sbn, split);
       ptx::wgmma_wait<0>();
-      ptx::fence_regs(hi);
-      ptx::mbar_arrive(&empty[s1]);
-      promote<BN, 1>(hi, acc, sa0n, sa1n, sbn, split);
-      kb += 2;
+      ptx::fence_regs(part);
+      ptx::mbar_arrive(&empty[s]);
+      const float s00 = sa0 * sb.x, s01 = sa0 * sb.y, s02 = sa0 * sb.z;
+      const float s10 = sa1 * sb.x, s11 = sa1 * sb.y, s12 = sa1 * sb.z;
+#pragma unroll
+      for (int j = 0; j < BN / 8; ++j) {
+        const int col = 8 * j;
+        const bool first = col < split;
+        float s0 = first ? s00 : s01, s1 = first ? s10 : s11;
+        if constexpr (kScaleBlocksPerTile<BN> > 2) {
+          const bool third = col >= split + 128;
+          s0 = third ? s02 : s0, s1 = third ? s12 : s1;
+        }
+        acc[4 * j + 0] = fmaf(part[4 * j + 0], s0, acc[4 * j + 0]);
+        acc[4 * j + 1] = fmaf(part[4 * j + 1], s0, acc[4 * j + 1]);
+        acc[4 * j + 2] = fmaf(part[4 * j + 2], s1, acc[4 * j + 2]);
+        acc[4 * j + 3] = fmaf(part[4 * j + 3], s1, acc[4 * j + 3]);
+      }
     }
     if (p.tma_store) store_tile_tma<BN>(acc, map_c, p, my_out, tile, wg, tid_wg);
     else store_tile_direct<BN>(acc, p, tile, wg, tid_wg);
   }
-  // Shared memory must outlive the last TMA store's reads.
   if (p.tma_store && tid_wg == 0) ptx::bulk_wait_group<0>();
 }
 

@@ -351,17 +351,17 @@ TEST_F(FusedTest, EveryMUpTo32OnThePrimaryShape) {
     check_formats_and_dtypes(x, w, m, 0, s, stream_, t);
     if (HasFailure()) return;
   }
-  // One launch exactly where M x 19 groups <= kSwapabFusedMaxGroups (96): M <= 5.
-  EXPECT_EQ(t.one_launch, 5 * 4);
-  EXPECT_EQ(t.two_launch, 27 * 4);
+  // One launch exactly where M x 19 groups <= kSwapabFusedMaxGroups (40): M <= 2.
+  EXPECT_EQ(t.one_launch, 2 * 4);
+  EXPECT_EQ(t.two_launch, 30 * 4);
 }
 
 // ---- which path -----------------------------------------------------------------------------------
 
 // blockfp8_gemm_bf16a_workspace_size answers 0 exactly when the one-launch (fused decode kernel) path
 // serves the call, so these assert which path is taken: on the primary decode shape (2112 x 7168,
-// 19 k-blocks a K slice), aligned bf16 X and M <= 5 must be one launch (M x 19 <= 96 groups:
-// kSwapabFusedMaxGroups); M = 6..32, M = 64, fp16 / fp32 X, X off 16-byte alignment and ldx % 8 != 0
+// 19 k-blocks a K slice), aligned bf16 X and M <= 2 must be one launch (M x 19 <= 40 groups:
+// kSwapabFusedMaxGroups); M = 3..32, M = 64, fp16 / fp32 X, X off 16-byte alignment and ldx % 8 != 0
 // must be two.
 TEST_F(FusedTest, WorkspaceSizeSaysOneLaunchForDecode) {
   const int64_t n = 2112, k = 7168;
@@ -376,7 +376,7 @@ TEST_F(FusedTest, WorkspaceSizeSaysOneLaunchForDecode) {
   };
   const size_t two_launch_64 = size_t(64 * k) + size_t(64 * (k / 128)) * 4;
   for (int64_t m = 1; m <= 32; ++m) {
-    if (m <= 5) {
+    if (m <= 2) {
       EXPECT_EQ(size(m, x.get(), k, BLOCKFP8_DTYPE_BF16), 0u) << "M=" << m << ": not the one-launch path";
       EXPECT_EQ(size(m, x.get() + 16, k + 8, BLOCKFP8_DTYPE_BF16), 0u) << "M=" << m << " X+16B, ldx=K+8";
     } else {

@@ -1,6 +1,6 @@
 """GPU tests of the GEMM from bf16 activations (blockfp8.gemm_bf16a / blockfp8.linear): bitwise equal
-to blockfp8.quantize_1x128 followed by blockfp8.gemm on both the one-launch (fused, M <= 32) and the
-two-launch (workspace) paths, every output written, CUDA graphs and torch.compile."""
+to blockfp8.quantize_1x128 followed by blockfp8.gemm on both the one-launch (fused: M x k-blocks per
+CTA <= 40) and the two-launch (workspace) paths, every output written, CUDA graphs and torch.compile."""
 import pytest
 import torch
 
@@ -10,7 +10,8 @@ from conftest import FP8, reference, rel_err, requires_cuda, requires_hopper
 pytestmark = requires_cuda
 
 
-# (M, N, K): the fused path (M <= 32) on DeepSeek shapes and odd ones, then the fallback (M > 32).
+# (M, N, K): DeepSeek shapes and odd ones; the short K slices (M = 1 on 2112 x 7168, M = 9 on 4097 x 512)
+# take the fused path, the rest two launches.
 SHAPES = [(1, 2112, 7168), (4, 2112, 7168), (8, 576, 7168), (9, 4097, 512), (16, 7168, 2048), (17, 65, 1536),
           (32, 2112, 7168), (31, 1, 128), (33, 2112, 7168), (64, 4096, 512), (200, 300, 1024)]
 
