@@ -20,6 +20,12 @@ int main(int argc, char** argv) {
   using namespace bench;
   Context ctx;
   ctx.opt = parse_options(argc, argv);
+  // A benchmark point (or special run) longer than BLOCKFP8_BENCH_TIMEOUT seconds (default 120) is a
+  // device hang: exit 124 naming it, instead of spending the rest of a device session waiting.
+  bf8test::Watchdog watchdog;
+  ctx.watchdog = &watchdog;
+  ctx.point_limit_s = bf8test::Watchdog::env_seconds("BLOCKFP8_BENCH_TIMEOUT", 120);
+  watch(ctx, "start-up and special runs");
   const auto t0 = std::chrono::steady_clock::now();
   try {
     BENCH_CUDA(cudaSetDevice(ctx.opt.device));

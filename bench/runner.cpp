@@ -274,6 +274,8 @@ std::vector<Row> run_shape(Context& ctx, const Shape& shape, int index, int tota
   const bool cold_ok = copies_alloc * w_bytes >= l2_target;
   std::fprintf(stderr, "[%d/%d] N=%lld K=%lld (%s): %d weight copies%s\n", index, total, (long long)N, (long long)K,
                shape.name.c_str(), copies_alloc, cold_ok ? "" : " (capped by --max-copies: small-M points not fully cold)");
+  const std::string shape_tag = "N=" + std::to_string(N) + " K=" + std::to_string(K);
+  watch(ctx, shape_tag + ": weights, floor");
 
   // The weight and its scales: generated once per shape, shared by every M and every backend.
   const size_t w_slot = round_up(size_t(N * K), 256), ws_slot = round_up(size_t(nb * kb) * 4, 256);
@@ -379,6 +381,7 @@ std::vector<Row> run_shape(Context& ctx, const Shape& shape, int index, int tota
   simt.kernel = BLOCKFP8_KERNEL_SIMT;
 
   for (int64_t m : o.ms) {
+    watch(ctx, shape_tag + " M=" + std::to_string(m));
     const int copies = copies_for(m);
     Operands ops;
     ops.m = m;

@@ -14,11 +14,15 @@
 #include "options.h"
 #include "report.h"
 #include "shapes.h"
+#include "watchdog.h"  // tests/common: shared with the GPU tests
 
 namespace bench {
 
 struct Context {
   Options opt;
+  // Ends the process naming the point when one outlives its limit (a device hang): see watch().
+  bf8test::Watchdog* watchdog = nullptr;
+  double point_limit_s = 120;
   RunInfo info;
   cudaStream_t stream = nullptr;
   JsonLines json;
@@ -28,6 +32,11 @@ struct Context {
   bool hash_outputs = false;
   std::vector<std::pair<std::string, double>> run_tag;  // extra fields on every row (e.g. repeat index)
 };
+
+// Arms the watchdog (if any) for the next step, named `what`.
+inline void watch(Context& ctx, const std::string& what) {
+  if (ctx.watchdog) ctx.watchdog->arm("blockfp8-bench: " + what, ctx.point_limit_s);
+}
 
 // Emits (JSON line + table row) and returns every point of one shape. Throws CudaError only when the
 // shape cannot be set up at all (e.g. its copies do not fit in memory).

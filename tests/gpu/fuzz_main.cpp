@@ -36,6 +36,7 @@
 #include "gemm_arena.h"
 #include "gpu_test_util.h"
 #include "random.h"
+#include "watchdog.h"
 
 namespace {
 
@@ -250,6 +251,9 @@ int main(int argc, char** argv) {
   const auto t0 = std::chrono::steady_clock::now();
   const int64_t first = only >= 0 ? only : 0, last = only >= 0 ? only + 1 : cases;
   bool sticky = false;
+  // One case longer than BLOCKFP8_TEST_TIMEOUT seconds (default 60) is a hang: exit 124, naming it.
+  Watchdog watchdog;
+  const double case_limit = Watchdog::env_seconds("BLOCKFP8_TEST_TIMEOUT", 60);
 
   for (int64_t i = first; i < last; ++i) {
     if (only < 0 && seconds_since(t0) > max_seconds) {
@@ -258,6 +262,9 @@ int main(int argc, char** argv) {
     }
     const FuzzCase fc = make_case(seed, uint64_t(i), dev);
     const GemmSpec& s = fc.spec;
+    watchdog.arm("fuzz case " + std::to_string(i) + " (replay: --seed " + std::to_string(seed) + " --case " +
+                     std::to_string(i) + "): " + fc.str(),
+                 case_limit);
     ++run;
     auto fail = [&](const std::string& what) {
       ++failures;
