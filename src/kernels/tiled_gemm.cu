@@ -19,6 +19,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <cstdlib>
 
 #include "dispatch_tiled.h"
 #include "kernels/launch.h"
@@ -58,6 +59,12 @@ struct Params {
   int c_dtype;
   int stages;
   int tma_store;  // bf16 / fp16 output through shared memory and the TMA engine
+  // Diagnostic (BLOCKFP8_TILED_STAGGER=1, off by default, not yet measured): math warpgroup 1 starts
+  // only once warpgroup 0 has finished its first k-block. Both issue a k-block's wgmmas at the same
+  // moment otherwise, finish together and promote together while the tensor core idles (the ncu
+  // profile of run 3 shows the tensor pipe 49 % active); staggered by one warpgroup's k-block, each
+  // one's promotion would overlap the other's wgmmas.
+  int stagger;
 };
 
 // Shared-memory layout of one CTA, from a 1024-byte aligned base (128-byte swizzle atoms need it):
@@ -237,6 +244,9 @@ __device__ __forceinline__ void consume(const CUtensorMap* map_c, const Params& 
   uint8_t* my_out = out + wg * L::kOutHalf;
   float acc[BN / 2], part[BN / 2];
   RingPos pos;
+  constexpr int kStaggerBarrier = 3;  // 1 and 2 are the warpgroups' epilogue barriers
+  bool stagger = p.stagger;           // warpgroup 0 still owes warpgroup 1 its start
+  if (stagger && wg == 1) ptx::named_barrier(kStaggerBarrier, kMathThreads);
   for (int64_t t = blockIdx.x; t < p.tiles; t += gridDim.x) {
     const Tile tile = tile_at<BN>(t, p);
     const int split = 128 - tile.n0 % 128;
@@ -260,6 +270,8 @@ __device__ __forceinline__ void consume(const CUtensorMap* map_c, const Params& 
       ptx::wgmma_wait<0>();
       ptx::fence_regs(part);
       ptx::mbar_arrive(&empty[s]);
+      if (stagger && wg == 0) ptx::named_barrier_arrive(kStaggerBarrier, kMathThreads);
+      stagger = false;
       const float s00 = sa0 * sb.x, s01 = sa0 * sb.y, s02 = sa0 * sb.z;
       const float s10 = sa1 * sb.x, s11 = sa1 * sb.y, s12 = sa1 * sb.z;
 #pragma unroll
@@ -341,6 +353,14 @@ bool tma_store_compatible(const Problem& p) {
   return (reinterpret_cast<uintptr_t>(p.c) & 15u) == 0 && (p.ldc * 2) % 16 == 0 && (p.n * 2) % 16 == 0;
 }
 
+bool stagger_enabled() {
+  static const bool on = [] {
+    const char* v = std::getenv("BLOCKFP8_TILED_STAGGER");
+    return v && v[0] == '1';
+  }();
+  return on;
+}
+
 template <int BN>
 cudaError_t prepare(int smem_bytes) {
   static std::atomic<int> raised[kMaxDevices];
@@ -362,6 +382,7 @@ blockfp8_status_t launch(const Problem& p, const blockfp8_config_t& cfg, int sm_
   prm.c = p.c, prm.ldc = p.ldc, prm.c_dtype = p.c_dtype;
   prm.stages = cfg.stages;
   prm.tma_store = tma_store_compatible(p);
+  prm.stagger = stagger_enabled();
 
   CUtensorMap map_a, map_b, map_c{};
   constexpr auto kFp8 = CU_TENSOR_MAP_DATA_TYPE_UINT8;
