@@ -161,10 +161,6 @@ __device__ __forceinline__ void produce(const CUtensorMap* map_a, const CUtensor
 }
 
 // ------------------------------------------------------------------------------------------------
-// Math warpgroups. Warpgroup wg owns tokens 64 wg .. 64 wg + 63 of the tile; thread (warp w, lane l)
-// of it owns rows 16 w + l/4 (+8) and columns 8 j + 2 (l % 4) + {0, 1}: wgmma's accumulator layout,
-// acc[4 j + 2 h + e] = (row + 8 h, column 8 j + 2 (l % 4) + e).
-
 __device__ __forceinline__ uint32_t pack2(float lo, float hi, int dtype) {
   if (dtype == BLOCKFP8_DTYPE_BF16) {
     const __nv_bfloat162 v = __floats2bfloat162_rn(lo, hi);
@@ -228,13 +224,70 @@ __device__ __forceinline__ void store_tile_direct(const float (&acc)[BN / 2], co
   }
 }
 
-// Per k-block: four full-width k32 wgmmas (64 tokens x BN weight rows) into `part`, wait for them,
-// release the stage, then acc += part * a_scale[token] * b_scale[block of the column]. The math
-// warpgroup's tensor work stops while it promotes; the other warpgroup's fills the tensor core then.
-// (The first version split each k-block into two half-width wgmma groups and promoted one while the
-// other ran: every k32 step then read the 64-token A tile from shared memory twice, and it measured
-// 1.2-1.3x slower at M >= 4096: bench/results/logs/2026-11-29-fourth-session/.)
+// One k-block of this warpgroup's 64 tokens x the BN-row weight tile: four full-width k32 wgmmas into
+// `part`, committed as one group.
 template <int BN>
+__device__ __forceinline__ void issue_kblock(float (&part)[BN / 2], const uint8_t* stage, int wg) {
+  using L = Layout<BN>;
+  const uint64_t desc_a = ptx::wgmma_desc_k128_sw128(stage + wg * 64 * kKBlockBytes);
+  const uint64_t desc_b = ptx::wgmma_desc_k128_sw128(stage + L::kATile);
+  ptx::wgmma_fence();
+#pragma unroll
+  for (int kk = 0; kk < kKBlockBytes / 32; ++kk)
+    ptx::WgmmaE4M3<BN>::mma(part, ptx::desc_advance(desc_a, kk * 32), ptx::desc_advance(desc_b, kk * 32), kk > 0);
+  ptx::wgmma_commit();
+}
+
+// A k-block's scales for this thread's two token rows, times the b_scales of the (up to three)
+// 128-row blocks the weight tile touches: s[h][b] scales row (h ? row + 8 : row), block b.
+struct KScales {
+  float s[2][3];
+  __device__ __forceinline__ KScales(const float* sc, int row) {
+    const float sa0 = sc[row], sa1 = sc[row + 8];
+    const float4 sb = *reinterpret_cast<const float4*>(sc + kTokens);
+    s[0][0] = sa0 * sb.x, s[0][1] = sa0 * sb.y, s[0][2] = sa0 * sb.z;
+    s[1][0] = sa1 * sb.x, s[1][1] = sa1 * sb.y, s[1][2] = sa1 * sb.z;
+  }
+};
+
+// acc += part * scale, the scale chosen per column group by the b_scale block it falls in (split:
+// the first tile column of the second block; block boundaries are multiples of 16 columns).
+template <int BN>
+__device__ __forceinline__ void promote(float (&acc)[BN / 2], float (&part)[BN / 2], const KScales& k, int split) {
+  ptx::fence_regs(part);
+#pragma unroll
+  for (int j = 0; j < BN / 8; ++j) {
+    const int col = 8 * j;
+    const bool first = col < split;
+    float s0 = first ? k.s[0][0] : k.s[0][1], s1 = first ? k.s[1][0] : k.s[1][1];
+    if constexpr (kScaleBlocksPerTile<BN> > 2) {
+      const bool third = col >= split + 128;
+      s0 = third ? k.s[0][2] : s0, s1 = third ? k.s[1][2] : s1;
+    }
+    acc[4 * j + 0] = fmaf(part[4 * j + 0], s0, acc[4 * j + 0]);
+    acc[4 * j + 1] = fmaf(part[4 * j + 1], s0, acc[4 * j + 1]);
+    acc[4 * j + 2] = fmaf(part[4 * j + 2], s1, acc[4 * j + 2]);
+    acc[4 * j + 3] = fmaf(part[4 * j + 3], s1, acc[4 * j + 3]);
+  }
+}
+
+// Up to this weight tile a warpgroup can hold two k-blocks' partial sums next to its accumulators
+// (1.5 BN registers of 232; at 144 rows ptxas spills 104 bytes): the pipelined loop below.
+constexpr int kTiledMaxPipelinedRows = 128;
+
+// The math warpgroups. Warpgroup wg owns tokens 64 wg .. 64 wg + 63 of the tile; thread (warp w, lane
+// l) of it owns rows 16 w + l/4 (+8) and columns 8 j + 2 (l % 4) + {0, 1}: wgmma's accumulator layout,
+// acc[4 j + 2 h + e] = (row + 8 h, column 8 j + 2 (l % 4) + e).
+//
+// Serial (default): per k-block, issue, wait, release the stage, promote. The warpgroup's tensor work
+// stops while it promotes; the other warpgroup's fills the tensor core then, if the two are out of
+// step (see Params::stagger). (The first version split each k-block into two half-width wgmma groups
+// and promoted one while the other ran: every k32 step then read the 64-token A tile from shared
+// memory twice, and it measured 1.2-1.3x slower at M >= 4096: bench/results/2026-11-29-fourth-session-h200.md.)
+// kPipelined (BN <= kTiledMaxPipelinedRows, BLOCKFP8_TILED_PIPELINE=1, not yet measured): issue
+// k-block i + 1 into the second partial before promoting k-block i, as the decode kernel does, so the
+// warpgroup's own next wgmmas run while it promotes.
+template <int BN, bool kPipelined>
 __device__ __forceinline__ void consume(const CUtensorMap* map_c, const Params& p, const uint8_t* smem,
                                         uint8_t* out, const float* scales, uint64_t* full, uint64_t* empty) {
   using L = Layout<BN>;
@@ -242,60 +295,80 @@ __device__ __forceinline__ void consume(const CUtensorMap* map_c, const Params& 
   const int tid_wg = threadIdx.x % 128;
   const int row = 64 * wg + 16 * (tid_wg / 32) + (tid_wg % 32) / 4;
   uint8_t* my_out = out + wg * L::kOutHalf;
-  float acc[BN / 2], part[BN / 2];
+  float acc[BN / 2], part0[BN / 2];
   RingPos pos;
   constexpr int kStaggerBarrier = 3;  // 1 and 2 are the warpgroups' epilogue barriers
   bool stagger = p.stagger;           // warpgroup 0 still owes warpgroup 1 its start
   if (stagger && wg == 1) ptx::named_barrier(kStaggerBarrier, kMathThreads);
+  // Wait for the next stage and issue its k-block into `part`; returns the stage.
+  auto issue_next = [&](float(&part)[BN / 2]) {
+    const int s = pos.stage;
+    ptx::mbar_wait(&full[s], pos.phase);
+    issue_kblock<BN>(part, smem + s * L::kStage, wg);
+    pos.next(p.stages);
+    return s;
+  };
+  // The stage's k-block is computed (and its scales read): hand the stage back.
+  auto release = [&](int s) {
+    ptx::mbar_arrive(&empty[s]);
+    if (stagger && wg == 0) ptx::named_barrier_arrive(kStaggerBarrier, kMathThreads);
+    stagger = false;
+  };
   for (int64_t t = blockIdx.x; t < p.tiles; t += gridDim.x) {
     const Tile tile = tile_at<BN>(t, p);
     const int split = 128 - tile.n0 % 128;
 #pragma unroll
     for (int i = 0; i < BN / 2; ++i) acc[i] = 0.f;
-    for (int kb = 0; kb < p.kb_total; ++kb) {
-      const int s = pos.stage;
-      ptx::mbar_wait(&full[s], pos.phase);
-      const uint8_t* stage = smem + s * L::kStage;
-      const uint64_t desc_a = ptx::wgmma_desc_k128_sw128(stage + wg * 64 * kKBlockBytes);
-      const uint64_t desc_b = ptx::wgmma_desc_k128_sw128(stage + L::kATile);
-      ptx::wgmma_fence();
-#pragma unroll
-      for (int kk = 0; kk < kKBlockBytes / 32; ++kk)
-        ptx::WgmmaE4M3<BN>::mma(part, ptx::desc_advance(desc_a, kk * 32), ptx::desc_advance(desc_b, kk * 32), kk > 0);
-      ptx::wgmma_commit();
-      const float* sc = scales + s * kScalePitch;
-      const float sa0 = sc[row], sa1 = sc[row + 8];
-      const float4 sb = *reinterpret_cast<const float4*>(sc + kTokens);
-      pos.next(p.stages);
-      ptx::wgmma_wait<0>();
-      ptx::fence_regs(part);
-      ptx::mbar_arrive(&empty[s]);
-      if (stagger && wg == 0) ptx::named_barrier_arrive(kStaggerBarrier, kMathThreads);
-      stagger = false;
-      const float s00 = sa0 * sb.x, s01 = sa0 * sb.y, s02 = sa0 * sb.z;
-      const float s10 = sa1 * sb.x, s11 = sa1 * sb.y, s12 = sa1 * sb.z;
-#pragma unroll
-      for (int j = 0; j < BN / 8; ++j) {
-        const int col = 8 * j;
-        const bool first = col < split;
-        float s0 = first ? s00 : s01, s1 = first ? s10 : s11;
-        if constexpr (kScaleBlocksPerTile<BN> > 2) {
-          const bool third = col >= split + 128;
-          s0 = third ? s02 : s0, s1 = third ? s12 : s1;
+    if constexpr (!kPipelined) {
+      for (int kb = 0; kb < p.kb_total; ++kb) {
+        const int s = issue_next(part0);
+        const KScales k(scales + s * kScalePitch, row);
+        ptx::wgmma_wait<0>();
+        release(s);
+        promote<BN>(acc, part0, k, split);
+      }
+    } else {
+      // part0 and part1 take alternate k-blocks; the loop is unrolled by two so that each is named.
+      // As in the decode kernel, fence_regs after each issue keeps the compiler from moving the other
+      // partial's promotion across it.
+      float part1[BN / 2];
+      int s0 = issue_next(part0);
+      ptx::fence_regs(part0);
+      for (int kb = 0;; kb += 2) {
+        const KScales k0(scales + s0 * kScalePitch, row);
+        if (kb + 1 == p.kb_total) {
+          ptx::wgmma_wait<0>();
+          release(s0);
+          promote<BN>(acc, part0, k0, split);
+          break;
         }
-        acc[4 * j + 0] = fmaf(part[4 * j + 0], s0, acc[4 * j + 0]);
-        acc[4 * j + 1] = fmaf(part[4 * j + 1], s0, acc[4 * j + 1]);
-        acc[4 * j + 2] = fmaf(part[4 * j + 2], s1, acc[4 * j + 2]);
-        acc[4 * j + 3] = fmaf(part[4 * j + 3], s1, acc[4 * j + 3]);
+        const int s1 = issue_next(part1);
+        ptx::fence_regs(part1);
+        ptx::wgmma_wait<1>();  // k-block kb done; kb + 1 runs
+        release(s0);
+        promote<BN>(acc, part0, k0, split);
+        const KScales k1(scales + s1 * kScalePitch, row);
+        if (kb + 2 == p.kb_total) {
+          ptx::wgmma_wait<0>();
+          release(s1);
+          promote<BN>(acc, part1, k1, split);
+          break;
+        }
+        s0 = issue_next(part0);
+        ptx::fence_regs(part0);
+        ptx::wgmma_wait<1>();  // k-block kb + 1 done; kb + 2 runs
+        release(s1);
+        promote<BN>(acc, part1, k1, split);
       }
     }
     if (p.tma_store) store_tile_tma<BN>(acc, map_c, p, my_out, tile, wg, tid_wg);
     else store_tile_direct<BN>(acc, p, tile, wg, tid_wg);
   }
+  // Shared memory must outlive the last TMA store's reads.
   if (p.tma_store && tid_wg == 0) ptx::bulk_wait_group<0>();
 }
 
-template <int BN>
+template <int BN, bool kPipelined>
 __global__ void __launch_bounds__(kThreads, 1)
     tiled_gemm_kernel(const __grid_constant__ CUtensorMap tmap_a, const __grid_constant__ CUtensorMap tmap_b,
                       const __grid_constant__ CUtensorMap tmap_c, const Params p) {
@@ -328,7 +401,7 @@ __global__ void __launch_bounds__(kThreads, 1)
     }
   } else {
     ptx::setmaxnreg_inc<kMathRegs>();
-    consume<BN>(&tmap_c, p, smem, out, scales, full, empty);
+    consume<BN, kPipelined>(&tmap_c, p, smem, out, scales, full, empty);
   }
 }
 
@@ -361,16 +434,27 @@ bool stagger_enabled() {
   return on;
 }
 
-template <int BN>
+bool pipeline_enabled() {
+  static const bool on = [] {
+    const char* v = std::getenv("BLOCKFP8_TILED_PIPELINE");
+    return v && v[0] == '1';
+  }();
+  return on;
+}
+
+template <int BN, bool kPipelined>
 cudaError_t prepare(int smem_bytes) {
   static std::atomic<int> raised[kMaxDevices];
-  return raise_smem_limit(tiled_gemm_kernel<BN>, raised, smem_bytes);
+  return raise_smem_limit(tiled_gemm_kernel<BN, kPipelined>, raised, smem_bytes);
 }
 
 template <int BN>
 blockfp8_status_t launch(const Problem& p, const blockfp8_config_t& cfg, int sm_count, cudaStream_t stream) {
   const int smem = tiled_smem_bytes(BN, cfg.stages);
-  if (prepare<BN>(smem) != cudaSuccess) return BLOCKFP8_ERROR_CUDA;
+  constexpr bool kCanPipeline = BN <= kTiledMaxPipelinedRows;
+  const bool pipelined = kCanPipeline && pipeline_enabled();
+  if ((pipelined ? prepare<BN, kCanPipeline>(smem) : prepare<BN, false>(smem)) != cudaSuccess)
+    return BLOCKFP8_ERROR_CUDA;
 
   Params prm{};
   prm.m = int(p.m), prm.n = int(p.n), prm.kb_total = int(p.k_blocks());
@@ -401,7 +485,9 @@ blockfp8_status_t launch(const Problem& p, const blockfp8_config_t& cfg, int sm_
   lc.blockDim = dim3(kThreads);
   lc.dynamicSmemBytes = smem;
   lc.stream = stream;
-  if (cudaLaunchKernelEx(&lc, tiled_gemm_kernel<BN>, map_a, map_b, map_c, prm) != cudaSuccess)
+  const cudaError_t e = pipelined ? cudaLaunchKernelEx(&lc, tiled_gemm_kernel<BN, kCanPipeline>, map_a, map_b, map_c, prm)
+                                  : cudaLaunchKernelEx(&lc, tiled_gemm_kernel<BN, false>, map_a, map_b, map_c, prm);
+  if (e != cudaSuccess)
     return BLOCKFP8_ERROR_CUDA;
   return BLOCKFP8_SUCCESS;
 }
