@@ -80,6 +80,9 @@ __device__ __forceinline__ uint64_t l2_evict_last() {
 // ---------------------------------------------------------------------------------------------
 // wgmma: shared-memory matrix descriptors (K-major, 128-byte swizzle) and the fp8 MMA.
 //
+// Both kernels move K in k-blocks of 128 fp8 values: one 128-byte row of a swizzle atom per operand row.
+constexpr int kKBlockBytes = 128;
+//
 // A K-major operand tile of R rows x 128 bytes, written by TMA with SWIZZLE_128B, is a stack of
 // 8-row x 128-byte swizzle atoms 1024 bytes apart (the stride byte offset). One k32 step of fp8 is
 // 32 bytes of each row: it starts 32 bytes further into the atom, and the hardware applies the

@@ -35,7 +35,8 @@
 namespace blockfp8::detail {
 namespace {
 
-constexpr int kKBlockBytes = 128;  // one 128-wide k-block of fp8 = one 128-byte swizzle row
+using ptx::kKBlockBytes;
+
 constexpr int kRedPitch = kSwapabRedPitch;
 
 // Diagnostic build only (cmake -DBLOCKFP8_TIMELINE=ON): per-CTA timestamps of the latest launch,

@@ -30,8 +30,9 @@
 namespace blockfp8::detail {
 namespace {
 
+using ptx::kKBlockBytes;
+
 constexpr int kTokens = kTiledTokenTile;  // tokens per tile (wgmma M of both math warpgroups)
-constexpr int kKBlockBytes = 128;         // one 128-wide k-block of fp8 = one 128-byte swizzle row
 constexpr int kMathThreads = 128 * kTiledWarpgroups;
 constexpr int kThreads = kMathThreads + 128;  // + the producer warpgroup
 // 128 x 40 + 256 x 232 = 64512 registers: what a 384-thread CTA is given at 168 per thread.
