@@ -32,11 +32,11 @@ int read_timeline(unsigned long long* host, int ctas);  // swapab_splitk.cu, BLO
     }                                                                                      \
   } while (0)
 
-constexpr int kMarks = 10, kMaxCtas = 1024;
+constexpr int kMarks = 12, kMaxCtas = 1024;
 const char* kMarkNames[kMarks] = {"entry",        "producer may load", "first tile's loads issued",
                                   "scales loaded", "math done (wg0)",   "all ranks parked",
                                   "stored",        "exit",              "first stage landed (wg0)",
-                                  "-"};
+                                  "barriers initialised", "producer set up", "-"};
 
 static std::vector<uint8_t> random_fp8(size_t n, std::mt19937& rng) {
   // e4m3 with exponent field 1..13 and random sign/mantissa: finite, no NaN, no denormals.

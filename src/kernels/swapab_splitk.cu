@@ -43,7 +43,7 @@ constexpr int kRedPitch = kSwapabRedPitch;
 // read back by bench/probes/decode_timeline. Mark i stores %globaltimer (ns, comparable across SMs)
 // and clock64 (SM cycles, fine-grained within the CTA). Compiled out otherwise.
 #ifdef BLOCKFP8_TIMELINE
-constexpr int kTimelineCtas = 1024, kTimelineMarks = 10;
+constexpr int kTimelineCtas = 1024, kTimelineMarks = 12;
 __device__ unsigned long long g_timeline[kTimelineCtas][2 * kTimelineMarks];
 __device__ __forceinline__ void mark(int i) {
   unsigned long long g;
@@ -462,6 +462,7 @@ __global__ void __launch_bounds__(kCtaThreads<W>, 1)
     ptx::fence_barrier_init();
   }
   __syncthreads();
+  BLOCKFP8_MARK(9, tid == 0);  // barriers initialised
   // Launched with programmatic dependent launch: the next kernel may start its prologue now. Every
   // thread waits for the preceding kernel (grid_dependency_wait) before it touches memory that
   // kernel may write (A, a_scale, X, C; B and b_scale too unless const_weights).
@@ -489,6 +490,7 @@ __global__ void __launch_bounds__(kCtaThreads<W>, 1)
     // Constant weights: the first tile's first ring-full of weight boxes goes out before the wait for
     // the preceding kernel, so the weight stream overlaps its tail.
     const int prefetched = !kFused && p.const_weights && cluster < p.tiles ? min(stages, stages_per_tile) : 0;
+    BLOCKFP8_MARK(10, lane == 0);  // tensor maps prefetched, policies made: about to wait for the previous grid
     if (lane == 0) {
       const TileOrigin o = tile_origin(p, cluster, TN);
       for (int q = 0; q < prefetched; ++q) {
