@@ -2,7 +2,8 @@
 # Every GPU check and the benchmark, in one call, for the lent H200 (or any Hopper box).
 # Build first (here or there): cmake -S . -B build -G Ninja && cmake --build build
 # Then: OUT=/some/dir bash tools/device_suite.sh [build-dir] [steps...]
-# Steps (default: all, in this order): env tests probe bench python pybench fuzz sanitizer
+# Steps (default: all but ab, in this order): env tests probe bench python pybench fuzz ab sanitizer
+# (ab: the off-by-default diagnostic switches, checked with the GPU tests and timed on and off)
 # BUDGET (seconds, default 540) bounds the whole run: each step's limit shrinks to what is left,
 # and a step with no time left is skipped, so the archive is always written. Within a step, the GPU
 # tests, the fuzzer and the bench end themselves (exit 124, naming the test, case or point) when one
@@ -102,6 +103,19 @@ if step pybench; then
 fi
 if step fuzz; then
   [ -x "$BUILD/tests/blockfp8_fuzz" ] && run fuzz 300 "$BUILD/tests/blockfp8_fuzz" --cases ${FUZZ_CASES:-2000} --max-seconds ${FUZZ_SECONDS:-240}
+fi
+if step ab; then
+  # Diagnostic switches that are off by default: correctness with them on, then each timed on and off,
+  # interleaved (tools/env_ab.sh). AB_VARS / AB_ARGS override what and where.
+  AB_VARS=${AB_VARS:-"BLOCKFP8_TILED_STAGGER BLOCKFP8_TILED_PIPELINE"}
+  AB_ARGS=${AB_ARGS:-"--shape 2112,7168 --shape 4096,7168 --shape 24576,1536 --m 1024,4096,8192 --no-cublaslt"}
+  on=""
+  for v in $AB_VARS; do on="$on $v=1"; done
+  run ab_tests 120 env $on "$BUILD/tests/blockfp8_gpu_tests" --gtest_filter='Tiled*:Gemm*:Reliability*'
+  for v in $AB_VARS; do
+    # shellcheck disable=SC2086
+    OUT=$R run "ab_$v" 200 bash tools/env_ab.sh "$BUILD" "$v" $AB_ARGS
+  done
 fi
 if step sanitizer; then
   # compute-sanitizer slows kernels by 10-100x: give each test longer before the hang watchdog fires.
