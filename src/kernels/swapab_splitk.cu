@@ -454,6 +454,12 @@ __global__ void __launch_bounds__(kCtaThreads<W>, 1)
   uint64_t* empty = full + stages;
 
   BLOCKFP8_MARK(0, tid == 0);  // entry
+  // The TMA descriptors first: their fetch overlaps the barrier set-up instead of delaying the first
+  // load (the timeline put 1.4 us between "may load" and the first stage landing).
+  if (warp == kConsumers / 32 && lane == 0) {
+    if (!kFused) ptx::prefetch_tensormap(&tmap_a);
+    ptx::prefetch_tensormap(&tmap_b);
+  }
   if (tid == 0) {
     for (int s = 0; s < stages; ++s) {
       ptx::mbar_init(&full[s], 1);     // the producer's arrive.expect_tx; the TMA bytes do the rest
@@ -474,10 +480,6 @@ __global__ void __launch_bounds__(kCtaThreads<W>, 1)
   // ranks have read it.
   if (warp == kConsumers / 32) {
     // ---------------- producer warp ----------------
-    if (lane == 0) {
-      if (!kFused) ptx::prefetch_tensormap(&tmap_a);
-      ptx::prefetch_tensormap(&tmap_b);
-    }
     const uint64_t weight_policy = ptx::l2_evict_first();
     const uint64_t act_policy = ptx::l2_evict_last();
     auto load_weight = [&](int slot, int kb, const TileOrigin& o) {
