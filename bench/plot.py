@@ -118,6 +118,46 @@ def best_forced(points, m):
     return best
 
 
+def kernel_family(config):
+    return "tiled" if config.startswith("tiled") else "simt" if config.startswith("simt") else "decode"
+
+
+def dispatch_lines(shapes, tolerance=1.05):
+    """Markdown: where the dispatcher changes kernel family along M, and how its choice compares with
+    the best forced path measured at the same point (present when the run used --paths or --sweep)."""
+    out = []
+    cross = []
+    for (n, k), s in shapes.items():
+        ours = s["points"].get("blockfp8", {})
+        fams = [(m, kernel_family(ours[m].get("config", ""))) for m in sorted(ours)]
+        changes = [f"{a[1]} to {b[1]} between M = {a[0]} and {b[0]}" for a, b in zip(fams, fams[1:]) if a[1] != b[1]]
+        if changes:
+            cross.append(f"- {s['name']} {n}×{k}: " + "; ".join(changes))
+    if cross:
+        out.append("## Where the dispatcher changes kernel\n")
+        out += cross
+        out.append("")
+    compared = []
+    for (n, k), s in shapes.items():
+        ours = s["points"].get("blockfp8", {})
+        for m, o in sorted(ours.items()):
+            bf = best_forced(s["points"], m)
+            if bf and bf.get("cold_us"):
+                compared.append((o["cold_us"] / bf["cold_us"], s["name"], n, k, m, o, bf))
+    if compared:
+        within = sum(1 for c in compared if c[0] <= tolerance)
+        out.append("## The dispatcher against the best forced path\n")
+        out.append(f"Within {100 * (tolerance - 1):.0f} % of the best forced path at {within} of {len(compared)} "
+                   f"points (dispatcher cold / best forced cold; below 1 where no forced path beat it).\n")
+        out.append("| shape | M | dispatcher | µs | best forced | µs | ratio |")
+        out.append("|---|---:|---|---:|---|---:|---:|")
+        for ratio, name, n, k, m, o, bf in sorted(compared, key=lambda c: -c[0])[:15]:
+            out.append(f"| {name} {n}×{k} | {m} | `{o.get('config', '')}` | {o['cold_us']:.2f} | "
+                       f"`{bf.get('config', '')}` | {bf['cold_us']:.2f} | {ratio:.3f} |")
+        out.append("")
+    return out
+
+
 def write_md(path, rows, shapes, images, args):
     first = next((r for r in rows if r.get("gpu")), {})
     date = args.date or first.get("date", "unknown")
@@ -160,6 +200,7 @@ def write_md(path, rows, shapes, images, args):
         out.append(f"| {s['name']} | {n}×{k} | {fmt(f)} | {fmt(gbs, '.0f')} | {fmt(x_floor)} | {fmt(x_lt)} | "
                    f"{fmt(max(errs) if errs else None, '.2e')} | {'yes' if written else '**NO**'} |")
     out.append("")
+    out += dispatch_lines(shapes)
 
     for (n, k), s in shapes.items():
         out.append(f"## {s['name']} — N={n}, K={k}\n")

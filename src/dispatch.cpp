@@ -67,8 +67,13 @@ int swapab_ctas_per_sm(int token_tile, int warpgroups, int smem_bytes, const Dev
 
 int swapab_default_stage_kblocks(int token_tile, int weight_rows, int warpgroups, int kb_slice,
                                  const DeviceInfo& dev) {
-  constexpr int kTargetWeightBoxBytes = 8 * 1024;
-  int kb = std::max(1, std::min({kSwapabMaxStageKBlocks, kb_slice, kTargetWeightBoxBytes / (weight_rows * 128)}));
+  // Forced paths at 2112x7168, two runs on two machines (bench/results/2026-11-29-4a357f8-paths.jsonl,
+  // 2026-11-29-1465364-paths.jsonl): split 3 with 2-k-block stages against 1, M = 1 / 16 / 32 / 64:
+  // 7.95 / 8.27 / 8.67 / 11.05 against 8.40 / 8.49 / 8.99 / 11.07 us, and 7.96 / 8.23 / 8.62 / 11.05
+  // against 8.39 / 8.49 / 9.00 / 11.07 us. Half the stages: half the barrier hand-offs and TMA issues.
+  // Unmeasured on other shapes at the time of writing; shorter slices and tiles keep 8 KB.
+  const int target_box = weight_rows == kSwapabRowsPerTile && kb_slice >= kSwapabLongSliceKBlocks ? 16 * 1024 : 8 * 1024;
+  int kb = std::max(1, std::min({kSwapabMaxStageKBlocks, kb_slice, target_box / (weight_rows * 128)}));
   const int want = std::max(swapab_min_stages(token_tile, warpgroups), 4);
   while (kb > 1 && swapab_max_stages(token_tile, weight_rows, kb, kb_slice, dev) < want) --kb;
   return kb;

@@ -94,8 +94,9 @@ int swapab_ctas_per_sm(int token_tile, int warpgroups, int smem_bytes, const Dev
 // 1-stage ring ran 1.8x slower than before); the dispatcher takes one only when nothing deeper runs.
 constexpr int kSwapabUsefulStages = 4;
 // K-blocks per stage when the caller leaves it to us: weight boxes of about 8 KB (one k-block of a
-// 64-row tile, four of a 16-row one: measured best), fewer where the ring would not hold
-// `min_stages` of them.
+// 64-row tile, four of a 16-row one: measured best), but two k-blocks (16 KB) for 64-row tiles with
+// K slices of 16 k-blocks or more; fewer where the ring would not hold `min_stages` of them.
+constexpr int kSwapabLongSliceKBlocks = 16;
 int swapab_default_stage_kblocks(int token_tile, int weight_rows, int warpgroups, int kb_slice,
                                  const DeviceInfo& dev);
 

@@ -23,6 +23,24 @@ TEST(Dispatch, TokenTileIsTheSmallestThatHoldsM) {
   EXPECT_EQ(choose_config(4096, 2112, 7168, d).token_tile, 128);
 }
 
+// 64-row tiles over long K slices stream two k-blocks a stage (measured 0.95x the time of one at
+// 2112x7168, M <= 32, in two runs); short slices and short tiles keep ~8 KB weight boxes.
+TEST(Dispatch, StageKBlocksFollowTheMeasuredBoxSize) {
+  const DeviceInfo d = h200();
+  for (int64_t m : {1, 16, 32}) {
+    blockfp8_config_t c = choose_config(m, 2112, 7168, d);
+    ASSERT_EQ(check_config(c, m, 2112, 7168, d), BLOCKFP8_SUCCESS) << m;
+    ASSERT_EQ(c.split_k, 3) << m;  // a 19-k-block slice
+    EXPECT_EQ(c.stage_kblocks, 2) << m;
+  }
+  EXPECT_EQ(swapab_default_stage_kblocks(8, 64, 2, 7, d), 1);   // 576x7168, split 8: a 7-k-block slice
+  EXPECT_EQ(swapab_default_stage_kblocks(8, 64, 2, 15, d), 1);
+  EXPECT_EQ(swapab_default_stage_kblocks(8, 64, 2, 16, d), 2);
+  EXPECT_EQ(swapab_default_stage_kblocks(8, 32, 2, 56, d), 2);  // 8 KB boxes for short tiles
+  EXPECT_EQ(swapab_default_stage_kblocks(8, 16, 2, 56, d), 4);
+  EXPECT_EQ(swapab_default_stage_kblocks(8, 64, 2, 1, d), 1);   // never more than the slice
+}
+
 TEST(Dispatch, PrimaryShapeGetsTheMeasuredBest) {
   const DeviceInfo d = h200();
   // bench/results (2026-11-29, forced paths at N=2112, K=7168, M=1): 64-row tiles split 3 (99 CTAs,
