@@ -2,8 +2,10 @@
 # Every GPU check and the benchmark, in one call, for the lent H200 (or any Hopper box).
 # Build first (here or there): cmake -S . -B build -G Ninja && cmake --build build
 # Then: OUT=/some/dir bash tools/device_suite.sh [build-dir] [steps...]
-# Steps (default: all but ab, in this order): env tests probe bench python pybench fuzz ab sanitizer
-# (ab: the off-by-default diagnostic switches, checked with the GPU tests and timed on and off)
+# Steps (default: all but ab and timeline, in this order): env tests probe bench python pybench fuzz
+# ab timeline sanitizer. ab: the off-by-default diagnostic switches, checked with the GPU tests and
+# timed on and off. timeline: bench/probes/decode_timeline on the decode shapes, PDL on and off (needs
+# a probe staged from a -DBLOCKFP8_TIMELINE=ON build: tools/stage_device_build.sh's third argument).
 # BUDGET (seconds, default 540) bounds the whole run: each step's limit shrinks to what is left,
 # and a step with no time left is skipped, so the archive is always written. Within a step, the GPU
 # tests, the fuzzer and the bench end themselves (exit 124, naming the test, case or point) when one
@@ -116,6 +118,22 @@ if step ab; then
     # shellcheck disable=SC2086
     OUT=$R run "ab_$v" 200 bash tools/env_ab.sh "$BUILD" "$v" $AB_ARGS
   done
+fi
+if step timeline; then
+  T=$BUILD/bench/decode_timeline
+  if [ -x "$T" ]; then
+    {
+      for a in "2112 7168 1" "2112 7168 32" "576 7168 1" "6144 7168 1" "32768 512 1" "2112 7168 1 bf16a"; do
+        # shellcheck disable=SC2086
+        timeout 20 "$T" $a
+        echo
+      done
+      BLOCKFP8_PDL=0 timeout 20 "$T" 2112 7168 1
+    } >"$R/timeline.log" 2>&1
+    note "$(printf '%-28s %d calls timed' timeline "$(grep -c '^decode_timeline' "$R/timeline.log")")"
+  else
+    note "timeline                     skipped: no $T (stage a -DBLOCKFP8_TIMELINE=ON build)"
+  fi
 fi
 if step sanitizer; then
   # compute-sanitizer slows kernels by 10-100x: give each test longer before the hang watchdog fires.
