@@ -94,6 +94,9 @@ if step bench; then
   # 9216x7168 and 4608x7168: the dispatcher picks split 8 and 3 there (several rounds of clusters),
   # measured 1.79x and 1.57x the floor at M = 1 (1465364) where single-round shapes sit at 1.2-1.4x.
   run bench_paths 150 "$B" --shape 2112,7168 --shape 9216,7168 --shape 4608,7168 --paths --m 1,4,16,32,64,128,256 --json "$R/bench_paths.jsonl"
+  # The same without PDL: configurations that leave SMs idle (split 2 on 2112x7168) gain from the next
+  # call's CTAs starting there early, which back-to-back identical calls reward and a model may not.
+  BLOCKFP8_PDL=0 run bench_paths_nopdl 60 "$B" --shape 2112,7168 --paths --m 1,4,16,32 --no-cublaslt --json "$R/bench_paths_nopdl.jsonl"
   run plot 120 python3 bench/plot.py "$R/bench.jsonl" --out-dir "$R/plots" --md "$R/results.md" \
     --command "blockfp8-bench --json bench.jsonl ${BENCH_ARGS:-}"
 fi
