@@ -5,11 +5,11 @@
 // (kernels/quantize_1x128.cu). From bf16 activations: blockfp8_gemm_bf16a -> validate_fused ->
 // plan_fused -> launch_swapab_fused (kernels/swapab_splitk.cu), or the quantiser then the GEMM.
 #include <cstdio>
-#include <cstdlib>
 
 #include "blockfp8/blockfp8.h"
 #include "device_info.h"
 #include "dispatch.h"
+#include "kernels/host_support.h"
 #include "kernels/launch.h"
 #include "problem.h"
 #include "validate.h"
@@ -54,10 +54,7 @@ struct FusedPlan {
 // The one-launch path is on unless BLOCKFP8_FUSED=0 (read once; a diagnostic switch for measuring
 // it against the two launches).
 bool fused_enabled() {
-  static const bool on = [] {
-    const char* v = std::getenv("BLOCKFP8_FUSED");
-    return !(v && v[0] == '0');
-  }();
+  static const bool on = env_switch("BLOCKFP8_FUSED", true);
   return on;
 }
 

@@ -1,51 +1,37 @@
 // Probe: where one decode-kernel call spends its time, from timestamps the kernel itself records.
 // Needs a library built with -DBLOCKFP8_TIMELINE=ON (swapab_splitk.cu's BLOCKFP8_MARK points).
 // The call is timed as the benchmark times it (rotating weight copies in one CUDA graph, cold L2);
-// then one more replay records, per CTA, %globaltimer and clock64 at each mark, and this prints,
+// the last call of the last replay leaves, per CTA, %globaltimer and clock64 at each mark, and this prints,
 // per mark, when the CTAs reached it relative to the first CTA's entry (globaltimer) and relative
 // to their own entry (clock64 at the SM clock).
 //   decode_timeline N K M [bf16a]      e.g. decode_timeline 2112 7168 1
 // bf16a: time blockfp8_gemm_bf16a from bf16 X (the fused kernel where it serves) instead of blockfp8_gemm.
-#include <cuda_bf16.h>
 #include <cuda_runtime.h>
 
 #include <algorithm>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
-#include <random>
 #include <string>
 #include <vector>
 
 #include "blockfp8/blockfp8.h"
+#include "common.h"
+#include "inputs.h"
+#include "timing.h"
 
 namespace blockfp8::detail {
 int read_timeline(unsigned long long* host, int ctas);  // swapab_splitk.cu, BLOCKFP8_TIMELINE builds
 }
 
-#define CK(x)                                                                              \
-  do {                                                                                     \
-    cudaError_t e_ = (x);                                                                  \
-    if (e_ != cudaSuccess) {                                                               \
-      std::printf("CUDA error %s at %s:%d\n", cudaGetErrorString(e_), __FILE__, __LINE__); \
-      std::exit(1);                                                                        \
-    }                                                                                      \
-  } while (0)
-
-constexpr int kMarks = 12, kMaxCtas = 1024;
+constexpr int kMarks = 11, kMaxCtas = 1024;  // kTimelineMarks in swapab_splitk.cu
 const char* kMarkNames[kMarks] = {"entry",        "producer may load", "first tile's loads issued",
                                   "scales loaded", "math done (wg0)",   "all ranks parked",
                                   "stored",        "exit",              "first stage landed (wg0)",
-                                  "barriers initialised", "producer set up", "-"};
+                                  "barriers initialised", "producer set up"};
 
-static std::vector<uint8_t> random_fp8(size_t n, std::mt19937& rng) {
-  // e4m3 with exponent field 1..13 and random sign/mantissa: finite, no NaN, no denormals.
-  std::vector<uint8_t> v(n);
-  for (auto& b : v) b = uint8_t((rng() & 0x87) | ((1 + rng() % 13) << 3));
-  return v;
-}
-
-int main(int argc, char** argv) {
+int main(int argc, char** argv) try {
+  using bench::DeviceBuffer;
   if (argc < 4) {
     std::printf("usage: decode_timeline N K M [bf16a]\n");
     return 2;
@@ -53,93 +39,57 @@ int main(int argc, char** argv) {
   const int64_t n = atoll(argv[1]), k = atoll(argv[2]), m = atoll(argv[3]);
   const bool bf16a = argc > 4 && std::string(argv[4]) == "bf16a";
   const int copies = 16;
-  std::mt19937 rng(7);
   const int64_t kb = k / 128, nb = (n + 127) / 128;
+  cudaStream_t st;
+  BENCH_CUDA(cudaStreamCreateWithFlags(&st, cudaStreamNonBlocking));
 
-  std::vector<void*> b(copies);
-  std::vector<float*> bs(copies);
+  // The benchmark's inputs: weight copies with their scales, one A (fp8 or bf16), one C.
+  std::vector<DeviceBuffer> b, bs;
   for (int i = 0; i < copies; ++i) {
-    const auto hb = random_fp8(size_t(n * k), rng);
-    std::vector<float> hs(size_t(nb * kb));
-    for (auto& s : hs) s = 0.5f + float(rng() % 1000) / 1000.f;
-    CK(cudaMalloc(&b[i], hb.size()));
-    CK(cudaMemcpy(b[i], hb.data(), hb.size(), cudaMemcpyHostToDevice));
-    CK(cudaMalloc(&bs[i], hs.size() * 4));
-    CK(cudaMemcpy(bs[i], hs.data(), hs.size() * 4, cudaMemcpyHostToDevice));
+    b.emplace_back(size_t(n * k));
+    bs.emplace_back(size_t(nb * kb) * 4);
+    bench::fill_e4m3(b[i].get(), size_t(n * k), bench::tensor_seed(1, 1, i), st);
+    bench::fill_scales(bs[i].get<float>(), size_t(nb * kb), bench::tensor_seed(1, 2, i), st);
   }
-  const auto ha = random_fp8(size_t(m * k), rng);
-  std::vector<float> has(size_t(m * kb));
-  for (auto& s : has) s = 0.01f + float(rng() % 1000) / 1e5f;
-  void *a, *c;
-  float* as;
-  CK(cudaMalloc(&a, ha.size()));
-  CK(cudaMemcpy(a, ha.data(), ha.size(), cudaMemcpyHostToDevice));
-  CK(cudaMalloc(&as, has.size() * 4));
-  CK(cudaMemcpy(as, has.data(), has.size() * 4, cudaMemcpyHostToDevice));
-  CK(cudaMalloc(&c, size_t(m * n * 2)));
-  std::vector<__nv_bfloat16> hx(size_t(m * k));
-  for (auto& v : hx) v = __float2bfloat16(float(int(rng() % 2001) - 1000) / 300.f);
-  void* x;
-  CK(cudaMalloc(&x, hx.size() * 2));
-  CK(cudaMemcpy(x, hx.data(), hx.size() * 2, cudaMemcpyHostToDevice));
+  DeviceBuffer a(size_t(m * k)), as(size_t(m * kb) * 4), x(size_t(m * k) * 2), c(size_t(m * n) * 2);
+  bench::fill_e4m3(a.get(), size_t(m * k), bench::tensor_seed(1, 3, 0), st);
+  bench::fill_scales(as.get<float>(), size_t(m * kb), bench::tensor_seed(1, 4, 0), st);
+  bench::fill_bf16(x.get(), size_t(m * k), bench::tensor_seed(1, 5, 0), st);
   size_t ws_bytes = 0;
-  void* ws = nullptr;
-  if (blockfp8_gemm_bf16a_workspace_size(m, n, k, x, k, BLOCKFP8_DTYPE_BF16, b[0], k, &ws_bytes) != BLOCKFP8_SUCCESS)
+  if (blockfp8_gemm_bf16a_workspace_size(m, n, k, x.get(), k, BLOCKFP8_DTYPE_BF16, b[0].get(), k, &ws_bytes) !=
+      BLOCKFP8_SUCCESS)
     return 1;
-  if (ws_bytes) CK(cudaMalloc(&ws, ws_bytes));
+  DeviceBuffer ws(ws_bytes);
 
   blockfp8_config_t cfg{};
   char name[128] = "?";
   if (blockfp8_gemm_plan(m, n, k, &cfg) == BLOCKFP8_SUCCESS) blockfp8_config_name(&cfg, name, sizeof name);
 
-  cudaStream_t st;
-  CK(cudaStreamCreateWithFlags(&st, cudaStreamNonBlocking));
-  auto call = [&](int i) {
-    const blockfp8_status_t s =
-        bf16a ? blockfp8_gemm_bf16a(m, n, k, x, k, BLOCKFP8_DTYPE_BF16, b[i], k, bs[i], kb, 1, c, n, BLOCKFP8_DTYPE_BF16,
-                                    BLOCKFP8_SCALE_FP32, ws, ws_bytes, st)
-              : blockfp8_gemm(m, n, k, a, k, as, kb, 1, b[i], k, bs[i], kb, 1, c, n, BLOCKFP8_DTYPE_BF16, st);
-    if (s != BLOCKFP8_SUCCESS) {
-      std::printf("blockfp8_gemm: %s\n", blockfp8_status_string(s));
-      std::exit(1);
-    }
+  auto call = [&](int i, cudaStream_t s) {
+    const blockfp8_status_t r =
+        bf16a ? blockfp8_gemm_bf16a(m, n, k, x.get(), k, BLOCKFP8_DTYPE_BF16, b[i].get(), k, bs[i].get<float>(), kb,
+                                    1, c.get(), n, BLOCKFP8_DTYPE_BF16, BLOCKFP8_SCALE_FP32, ws.get(), ws_bytes, s)
+              : blockfp8_gemm(m, n, k, a.get(), k, as.get<float>(), kb, 1, b[i].get(), k, bs[i].get<float>(), kb, 1,
+                              c.get(), n, BLOCKFP8_DTYPE_BF16, s);
+    if (r != BLOCKFP8_SUCCESS) throw bench::CudaError(std::string("blockfp8 call: ") + blockfp8_status_string(r));
   };
-  for (int i = 0; i < copies; ++i) call(i);
-  CK(cudaStreamSynchronize(st));
-  cudaGraph_t g;
-  cudaGraphExec_t ge;
-  CK(cudaStreamBeginCapture(st, cudaStreamCaptureModeThreadLocal));
-  for (int i = 0; i < copies; ++i) call(i);
-  CK(cudaStreamEndCapture(st, &g));
-  CK(cudaGraphInstantiate(&ge, g, 0));
-  cudaEvent_t e0, e1;
-  CK(cudaEventCreate(&e0));
-  CK(cudaEventCreate(&e1));
-  std::vector<float> per_call;
-  for (int r = 0; r < 15; ++r) {
-    CK(cudaEventRecord(e0, st));
-    CK(cudaGraphLaunch(ge, st));
-    CK(cudaEventRecord(e1, st));
-    CK(cudaEventSynchronize(e1));
-    float ms;
-    CK(cudaEventElapsedTime(&ms, e0, e1));
-    per_call.push_back(ms * 1000.f / copies);
-  }
-  std::sort(per_call.begin(), per_call.end());
+  std::vector<int> order(copies);
+  for (int i = 0; i < copies; ++i) order[i] = i;
+  call(0, st);  // first-use work (shared-memory limit, occupancy, tensor maps) outside the capture
+  BENCH_CUDA(cudaStreamSynchronize(st));
+  // Timed as the benchmark times it; the stamps left behind are those of the last call of the last replay.
+  const double per_call_us = bench::time_graph(call, order, 15, st).median_us;
 
-  // The last call of one more replay leaves its stamps.
   std::vector<unsigned long long> tl(size_t(kMaxCtas) * 2 * kMarks);
-  CK(cudaGraphLaunch(ge, st));
-  CK(cudaStreamSynchronize(st));
   const int got = blockfp8::detail::read_timeline(tl.data(), kMaxCtas);
   if (got <= 0) {
     std::printf("no timeline: is the library built with -DBLOCKFP8_TIMELINE=ON?\n");
     return 1;
   }
   int dev;
-  CK(cudaGetDevice(&dev));
+  BENCH_CUDA(cudaGetDevice(&dev));
   int clock_khz;
-  CK(cudaDeviceGetAttribute(&clock_khz, cudaDevAttrClockRate, dev));
+  BENCH_CUDA(cudaDeviceGetAttribute(&clock_khz, cudaDevAttrClockRate, dev));
   const double ns_per_cycle = 1e6 / clock_khz;
 
   // A CTA recorded in this call has an entry stamp newer than any stamp of earlier calls: keep CTAs
@@ -153,8 +103,7 @@ int main(int argc, char** argv) {
   for (int i : ctas) t0 = std::min(t0, tl[size_t(i) * 2 * kMarks]);
 
   std::printf("decode_timeline N=%lld K=%lld M=%lld %s plan %s  %zu CTAs  cold %.2f us per call (median of 15)\n",
-              (long long)n, (long long)k, (long long)m, bf16a ? "bf16a" : "fp8", name, ctas.size(),
-              per_call[per_call.size() / 2]);
+              (long long)n, (long long)k, (long long)m, bf16a ? "bf16a" : "fp8", name, ctas.size(), per_call_us);
   std::printf("%-28s %8s %8s %8s   %8s %8s  (ns; left: globaltimer from the first entry, right: clock64 from "
               "the CTA's own entry)\n",
               "mark", "min", "median", "max", "median", "max");
@@ -173,4 +122,7 @@ int main(int argc, char** argv) {
                 g.back(), own[own.size() / 2], own.back(), g.size());
   }
   return 0;
+} catch (const std::exception& e) {
+  std::printf("decode_timeline: %s\n", e.what());
+  return 1;
 }

@@ -29,6 +29,7 @@
 
 #include "kernels/host_support.h"
 #include "kernels/ptx.cuh"
+#include "timing.h"
 
 using namespace blockfp8::ptx;
 
@@ -208,7 +209,6 @@ struct Probe {
   std::vector<uint8_t*> w = std::vector<uint8_t*>(COPIES);
   float* sink = nullptr;
   cudaStream_t st{};
-  cudaEvent_t e0{}, e1{};
   PFN_cuTensorMapEncodeTiled_v12000 encode = nullptr;
 
   Probe() {
@@ -223,36 +223,18 @@ struct Probe {
     }
     CK(cudaMalloc(&sink, 1 << 20));
     CK(cudaStreamCreateWithFlags(&st, cudaStreamNonBlocking));
-    CK(cudaEventCreate(&e0));
-    CK(cudaEventCreate(&e1));
     CK(cudaDeviceSynchronize());
   }
 
-  // Median us per call of body(copy) over the 16 copies, captured in one graph.
+  // Median us per call of body(copy) over the 16 copies, captured in one graph (the benchmark's
+  // bench::time_graph, 25 replays).
   template <class Body>
   float time_graph(Body&& body) {
-    cudaGraph_t g;
-    cudaGraphExec_t ge;
-    CK(cudaStreamBeginCapture(st, cudaStreamCaptureModeGlobal));
-    for (int c = 0; c < COPIES; ++c) body(c);
-    CK(cudaStreamEndCapture(st, &g));
-    CK(cudaGraphInstantiate(&ge, g, 0));
-    for (int i = 0; i < 3; ++i) CK(cudaGraphLaunch(ge, st));
-    std::vector<float> v;
-    for (int r = 0; r < 25; ++r) {
-      CK(cudaEventRecord(e0, st));
-      CK(cudaGraphLaunch(ge, st));
-      CK(cudaEventRecord(e1, st));
-      CK(cudaEventSynchronize(e1));
-      float ms;
-      CK(cudaEventElapsedTime(&ms, e0, e1));
-      v.push_back(ms * 1000.f / COPIES);
-    }
+    std::vector<int> copies(COPIES);
+    for (int c = 0; c < COPIES; ++c) copies[c] = c;
+    const float us = float(bench::time_graph([&](int c, cudaStream_t) { body(c); }, copies, 25, st).median_us);
     CK(cudaGetLastError());
-    CK(cudaGraphExecDestroy(ge));
-    CK(cudaGraphDestroy(g));
-    std::sort(v.begin(), v.end());
-    return v[v.size() / 2];
+    return us;
   }
 
   float floor_us() {

@@ -109,7 +109,7 @@ typedef enum blockfp8_flags {
      weight before that wait. Do not set it when a preceding kernel produces B or b_scale.
      Measured on an H200 in graphs of back-to-back calls, it was slower as often as faster: 1.013x the
      time on average over the 248 decode points of the run at 1465364, 0.87x on 32768x512 M = 1 (small CTAs, several
-     an SM), 1.04x on 2112x7168 M = 1, and 1.14x behind the quantiser. Measure before setting it. */
+     an SM), 1.04x on 2112x7168 M = 1, and 1.13x behind the quantiser. Measure before setting it. */
   BLOCKFP8_FLAG_CONST_WEIGHTS = 2
 } blockfp8_flags_t;
 

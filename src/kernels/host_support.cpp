@@ -1,6 +1,15 @@
 #include "kernels/host_support.h"
 
+#include <cstdlib>
+
 namespace blockfp8::detail {
+
+bool env_switch(const char* var, bool fallback) {
+  const char* v = std::getenv(var);
+  if (v && v[0] == '0') return false;
+  if (v && v[0] == '1') return true;
+  return fallback;
+}
 
 PFN_cuTensorMapEncodeTiled_v12000 tensor_map_encoder() {
   static const PFN_cuTensorMapEncodeTiled_v12000 fn = [] {

@@ -20,6 +20,10 @@ PFN_cuTensorMapEncodeTiled_v12000 tensor_map_encoder();
 // activation and output buffers) every step, so each host thread keeps its last few maps.
 bool cached_tile_map(CUtensorMap* map, const TileMapSpec& spec);
 
+// A diagnostic switch from the environment: "0" or "1" in `var` (first character), else `fallback`.
+// Callers keep the answer in a function-local static: read once per process.
+bool env_switch(const char* var, bool fallback);
+
 constexpr int kMaxDevices = 64;
 
 // Raises `kernel`'s dynamic shared-memory limit to the device's opt-in maximum, once per device

@@ -24,7 +24,6 @@
 
 #include <algorithm>
 #include <atomic>
-#include <cstdlib>
 
 #include "kernels/launch.h"
 #include "kernels/ptx.cuh"
@@ -43,7 +42,7 @@ constexpr int kRedPitch = kSwapabRedPitch;
 // read back by bench/probes/decode_timeline. Mark i stores %globaltimer (ns, comparable across SMs)
 // and clock64 (SM cycles, fine-grained within the CTA). Compiled out otherwise.
 #ifdef BLOCKFP8_TIMELINE
-constexpr int kTimelineCtas = 1024, kTimelineMarks = 12;
+constexpr int kTimelineCtas = 1024, kTimelineMarks = 11;
 __device__ unsigned long long g_timeline[kTimelineCtas][2 * kTimelineMarks];
 __device__ __forceinline__ void mark(int i) {
   unsigned long long g;
@@ -605,10 +604,7 @@ cudaError_t prepare(int smem_bytes) {
 // Programmatic dependent launch is on unless BLOCKFP8_PDL=0 (read once; a diagnostic switch for
 // measuring what it is worth).
 bool pdl_enabled() {
-  static const bool on = [] {
-    const char* v = std::getenv("BLOCKFP8_PDL");
-    return !(v && v[0] == '0');
-  }();
+  static const bool on = env_switch("BLOCKFP8_PDL", true);
   return on;
 }
 

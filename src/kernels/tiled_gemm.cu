@@ -19,7 +19,6 @@
 
 #include <algorithm>
 #include <atomic>
-#include <cstdlib>
 
 #include "dispatch_tiled.h"
 #include "kernels/launch.h"
@@ -428,18 +427,12 @@ bool tma_store_compatible(const Problem& p) {
 }
 
 bool stagger_enabled() {
-  static const bool on = [] {
-    const char* v = std::getenv("BLOCKFP8_TILED_STAGGER");
-    return v && v[0] == '1';
-  }();
+  static const bool on = env_switch("BLOCKFP8_TILED_STAGGER", false);
   return on;
 }
 
 bool pipeline_enabled() {
-  static const bool on = [] {
-    const char* v = std::getenv("BLOCKFP8_TILED_PIPELINE");
-    return v && v[0] == '1';
-  }();
+  static const bool on = env_switch("BLOCKFP8_TILED_PIPELINE", false);
   return on;
 }
 
