@@ -3,9 +3,11 @@
 # Build first (here or there): cmake -S . -B build -G Ninja && cmake --build build
 # Then: OUT=/some/dir bash tools/device_suite.sh [build-dir] [steps...]
 # Steps (default: all but ab and timeline, in this order): env tests probe bench python pybench fuzz
-# ab timeline sanitizer. ab: the off-by-default diagnostic switches, checked with the GPU tests and
-# timed on and off. timeline: bench/probes/decode_timeline on the decode shapes, PDL on and off (needs
-# a probe staged from a -DBLOCKFP8_TIMELINE=ON build: tools/stage_device_build.sh's third argument).
+# ab timeline sanitizer. ab: the remaining diagnostic switch, BLOCKFP8_PDL, checked with the GPU tests
+# and timed on and off on decode shapes (the tiled kernel's BLOCKFP8_TILED_STAGGER / _PIPELINE measured
+# neutral on 2026-11-30 and were removed; AB_VARS / AB_ARGS name others). timeline:
+# bench/probes/decode_timeline on the decode shapes, PDL on and off (needs a probe staged from a
+# -DBLOCKFP8_TIMELINE=ON build: tools/stage_device_build.sh's third argument).
 # BUDGET (seconds, default 540) bounds the whole run: each step's limit shrinks to what is left,
 # and a step with no time left is skipped, so the archive is always written. Within a step, the GPU
 # tests, the fuzzer and the bench end themselves (exit 124, naming the test, case or point) when one
@@ -112,10 +114,10 @@ if step fuzz; then
   [ -x "$BUILD/tests/blockfp8_fuzz" ] && run fuzz 300 "$BUILD/tests/blockfp8_fuzz" --cases ${FUZZ_CASES:-2000} --max-seconds ${FUZZ_SECONDS:-240}
 fi
 if step ab; then
-  # Diagnostic switches that are off by default: correctness with them on, then each timed on and off,
-  # interleaved (tools/env_ab.sh). AB_VARS / AB_ARGS override what and where.
-  AB_VARS=${AB_VARS:-"BLOCKFP8_TILED_STAGGER BLOCKFP8_TILED_PIPELINE"}
-  AB_ARGS=${AB_ARGS:-"--shape 2112,7168 --shape 4096,7168 --shape 24576,1536 --m 1024,4096,8192 --no-cublaslt"}
+  # Diagnostic switches: correctness with each set to 1, then each timed on and off, interleaved
+  # (tools/env_ab.sh). AB_VARS / AB_ARGS override what and where; PDL acts on the decode kernel.
+  AB_VARS=${AB_VARS:-"BLOCKFP8_PDL"}
+  AB_ARGS=${AB_ARGS:-"--shape 2112,7168 --shape 576,7168 --shape 7168,2048 --m 1,4,32 --no-cublaslt"}
   on=""
   for v in $AB_VARS; do on="$on $v=1"; done
   run ab_tests 120 env $on "$BUILD/tests/blockfp8_gpu_tests" --gtest_filter='Tiled*:Gemm*:Reliability*'

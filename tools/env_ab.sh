@@ -3,7 +3,7 @@
 # one machine (the lent machines drift between runs by more than most effects). Compares the
 # dispatcher's blockfp8 backend point by point.
 # Usage: OUT=dir bash tools/env_ab.sh build-dir VAR bench-args...   -> $OUT/<VAR>_ab.md
-#   e.g. OUT=out bash tools/env_ab.sh build-dev BLOCKFP8_TILED_STAGGER --shape 2112,7168 --m 4096 --no-cublaslt
+#   e.g. OUT=out bash tools/env_ab.sh build-dev BLOCKFP8_FUSED --shape 2112,7168 --m 1,4 --no-cublaslt
 set -u
 BUILD=$1 VAR=$2
 shift 2

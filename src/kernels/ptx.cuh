@@ -205,10 +205,6 @@ __device__ __forceinline__ float4 ld_cluster_f4(uint32_t addr) {
 __device__ __forceinline__ void named_barrier(uint32_t id, uint32_t threads) {
   asm volatile("bar.sync %0, %1;" ::"r"(id), "r"(threads) : "memory");
 }
-// Arrive on named barrier `id` without waiting: the threads that named_barrier() on it wait for these.
-__device__ __forceinline__ void named_barrier_arrive(uint32_t id, uint32_t threads) {
-  asm volatile("bar.arrive %0, %1;" ::"r"(id), "r"(threads) : "memory");
-}
 
 // =============================================================================================
 // Tiled (prefill) kernel: src/kernels/tiled_gemm.cu. Everything below is used only by that kernel.

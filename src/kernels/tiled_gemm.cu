@@ -59,12 +59,6 @@ struct Params {
   int c_dtype;
   int stages;
   int tma_store;  // bf16 / fp16 output through shared memory and the TMA engine
-  // Diagnostic (BLOCKFP8_TILED_STAGGER=1, off by default, not yet measured): math warpgroup 1 starts
-  // only once warpgroup 0 has finished its first k-block. Both issue a k-block's wgmmas at the same
-  // moment otherwise, finish together and promote together while the tensor core idles (the ncu
-  // profile of run 3 shows the tensor pipe 49 % active); staggered by one warpgroup's k-block, each
-  // one's promotion would overlap the other's wgmmas.
-  int stagger;
 };
 
 // Shared-memory layout of one CTA, from a 1024-byte aligned base (128-byte swizzle atoms need it):
@@ -271,23 +265,19 @@ __device__ __forceinline__ void promote(float (&acc)[BN / 2], float (&part)[BN /
   }
 }
 
-// Up to this weight tile a warpgroup can hold two k-blocks' partial sums next to its accumulators
-// (1.5 BN registers of 232; at 144 rows ptxas spills 104 bytes): the pipelined loop below.
-constexpr int kTiledMaxPipelinedRows = 128;
-
 // The math warpgroups. Warpgroup wg owns tokens 64 wg .. 64 wg + 63 of the tile; thread (warp w, lane
 // l) of it owns rows 16 w + l/4 (+8) and columns 8 j + 2 (l % 4) + {0, 1}: wgmma's accumulator layout,
 // acc[4 j + 2 h + e] = (row + 8 h, column 8 j + 2 (l % 4) + e).
 //
-// Serial (default): per k-block, issue, wait, release the stage, promote. The warpgroup's tensor work
-// stops while it promotes; the other warpgroup's fills the tensor core then, if the two are out of
-// step (see Params::stagger). (The first version split each k-block into two half-width wgmma groups
-// and promoted one while the other ran: every k32 step then read the 64-token A tile from shared
-// memory twice, and it measured 1.2-1.3x slower at M >= 4096: bench/results/2026-11-29-fourth-session-h200.md.)
-// kPipelined (BN <= kTiledMaxPipelinedRows, BLOCKFP8_TILED_PIPELINE=1, not yet measured): issue
-// k-block i + 1 into the second partial before promoting k-block i, as the decode kernel does, so the
-// warpgroup's own next wgmmas run while it promotes.
-template <int BN, bool kPipelined>
+// Per k-block: issue, wait, release the stage, promote. The warpgroup's tensor work stops while it
+// promotes; the other warpgroup's fills the tensor core then, if the two are out of step. (The first
+// version split each k-block into two half-width wgmma groups and promoted one while the other ran:
+// every k32 step then read the 64-token A tile from shared memory twice, and it measured 1.2-1.3x
+// slower at M >= 4096: bench/results/2026-11-29-fourth-session-h200.md. Two diagnostics against the
+// idle promotion, BLOCKFP8_TILED_STAGGER (warpgroup 1 one k-block behind warpgroup 0) and
+// BLOCKFP8_TILED_PIPELINE (issue k-block i + 1 before promoting i), measured neutral on 2026-11-30,
+// 0.96-1.05x, and were removed: bench/results/logs/2026-11-30-c837e91/.)
+template <int BN>
 __device__ __forceinline__ void consume(const CUtensorMap* map_c, const Params& p, const uint8_t* smem,
                                         uint8_t* out, const float* scales, uint64_t* full, uint64_t* empty) {
   using L = Layout<BN>;
@@ -295,71 +285,22 @@ __device__ __forceinline__ void consume(const CUtensorMap* map_c, const Params& 
   const int tid_wg = threadIdx.x % 128;
   const int row = 64 * wg + 16 * (tid_wg / 32) + (tid_wg % 32) / 4;
   uint8_t* my_out = out + wg * L::kOutHalf;
-  float acc[BN / 2], part0[BN / 2];
+  float acc[BN / 2], part[BN / 2];
   RingPos pos;
-  constexpr int kStaggerBarrier = 3;  // 1 and 2 are the warpgroups' epilogue barriers
-  bool stagger = p.stagger;           // warpgroup 0 still owes warpgroup 1 its start
-  if (stagger && wg == 1) ptx::named_barrier(kStaggerBarrier, kMathThreads);
-  // Wait for the next stage and issue its k-block into `part`; returns the stage.
-  auto issue_next = [&](float(&part)[BN / 2]) {
-    const int s = pos.stage;
-    ptx::mbar_wait(&full[s], pos.phase);
-    issue_kblock<BN>(part, smem + s * L::kStage, wg);
-    pos.next(p.stages);
-    return s;
-  };
-  // The stage's k-block is computed (and its scales read): hand the stage back.
-  auto release = [&](int s) {
-    ptx::mbar_arrive(&empty[s]);
-    if (stagger && wg == 0) ptx::named_barrier_arrive(kStaggerBarrier, kMathThreads);
-    stagger = false;
-  };
   for (int64_t t = blockIdx.x; t < p.tiles; t += gridDim.x) {
     const Tile tile = tile_at<BN>(t, p);
     const int split = 128 - tile.n0 % 128;
 #pragma unroll
     for (int i = 0; i < BN / 2; ++i) acc[i] = 0.f;
-    if constexpr (!kPipelined) {
-      for (int kb = 0; kb < p.kb_total; ++kb) {
-        const int s = issue_next(part0);
-        const KScales k(scales + s * kScalePitch, row);
-        ptx::wgmma_wait<0>();
-        release(s);
-        promote<BN>(acc, part0, k, split);
-      }
-    } else {
-      // part0 and part1 take alternate k-blocks; the loop is unrolled by two so that each is named.
-      // As in the decode kernel, fence_regs after each issue keeps the compiler from moving the other
-      // partial's promotion across it.
-      float part1[BN / 2];
-      int s0 = issue_next(part0);
-      ptx::fence_regs(part0);
-      for (int kb = 0;; kb += 2) {
-        const KScales k0(scales + s0 * kScalePitch, row);
-        if (kb + 1 == p.kb_total) {
-          ptx::wgmma_wait<0>();
-          release(s0);
-          promote<BN>(acc, part0, k0, split);
-          break;
-        }
-        const int s1 = issue_next(part1);
-        ptx::fence_regs(part1);
-        ptx::wgmma_wait<1>();  // k-block kb done; kb + 1 runs
-        release(s0);
-        promote<BN>(acc, part0, k0, split);
-        const KScales k1(scales + s1 * kScalePitch, row);
-        if (kb + 2 == p.kb_total) {
-          ptx::wgmma_wait<0>();
-          release(s1);
-          promote<BN>(acc, part1, k1, split);
-          break;
-        }
-        s0 = issue_next(part0);
-        ptx::fence_regs(part0);
-        ptx::wgmma_wait<1>();  // k-block kb + 1 done; kb + 2 runs
-        release(s1);
-        promote<BN>(acc, part1, k1, split);
-      }
+    for (int kb = 0; kb < p.kb_total; ++kb) {
+      const int s = pos.stage;
+      ptx::mbar_wait(&full[s], pos.phase);
+      issue_kblock<BN>(part, smem + s * L::kStage, wg);
+      pos.next(p.stages);
+      const KScales k(scales + s * kScalePitch, row);
+      ptx::wgmma_wait<0>();
+      ptx::mbar_arrive(&empty[s]);  // computed, and its scales read: the producer may refill it
+      promote<BN>(acc, part, k, split);
     }
     if (p.tma_store) store_tile_tma<BN>(acc, map_c, p, my_out, tile, wg, tid_wg);
     else store_tile_direct<BN>(acc, p, tile, wg, tid_wg);
@@ -368,7 +309,7 @@ __device__ __forceinline__ void consume(const CUtensorMap* map_c, const Params& 
   if (p.tma_store && tid_wg == 0) ptx::bulk_wait_group<0>();
 }
 
-template <int BN, bool kPipelined>
+template <int BN>
 __global__ void __launch_bounds__(kThreads, 1)
     tiled_gemm_kernel(const __grid_constant__ CUtensorMap tmap_a, const __grid_constant__ CUtensorMap tmap_b,
                       const __grid_constant__ CUtensorMap tmap_c, const Params p) {
@@ -401,7 +342,7 @@ __global__ void __launch_bounds__(kThreads, 1)
     }
   } else {
     ptx::setmaxnreg_inc<kMathRegs>();
-    consume<BN, kPipelined>(&tmap_c, p, smem, out, scales, full, empty);
+    consume<BN>(&tmap_c, p, smem, out, scales, full, empty);
   }
 }
 
@@ -426,29 +367,16 @@ bool tma_store_compatible(const Problem& p) {
   return (reinterpret_cast<uintptr_t>(p.c) & 15u) == 0 && (p.ldc * 2) % 16 == 0 && (p.n * 2) % 16 == 0;
 }
 
-bool stagger_enabled() {
-  static const bool on = env_switch("BLOCKFP8_TILED_STAGGER", false);
-  return on;
-}
-
-bool pipeline_enabled() {
-  static const bool on = env_switch("BLOCKFP8_TILED_PIPELINE", false);
-  return on;
-}
-
-template <int BN, bool kPipelined>
+template <int BN>
 cudaError_t prepare(int smem_bytes) {
   static std::atomic<int> raised[kMaxDevices];
-  return raise_smem_limit(tiled_gemm_kernel<BN, kPipelined>, raised, smem_bytes);
+  return raise_smem_limit(tiled_gemm_kernel<BN>, raised, smem_bytes);
 }
 
 template <int BN>
 blockfp8_status_t launch(const Problem& p, const blockfp8_config_t& cfg, int sm_count, cudaStream_t stream) {
   const int smem = tiled_smem_bytes(BN, cfg.stages);
-  constexpr bool kCanPipeline = BN <= kTiledMaxPipelinedRows;
-  const bool pipelined = kCanPipeline && pipeline_enabled();
-  if ((pipelined ? prepare<BN, kCanPipeline>(smem) : prepare<BN, false>(smem)) != cudaSuccess)
-    return BLOCKFP8_ERROR_CUDA;
+  if (prepare<BN>(smem) != cudaSuccess) return BLOCKFP8_ERROR_CUDA;
 
   Params prm{};
   prm.m = int(p.m), prm.n = int(p.n), prm.kb_total = int(p.k_blocks());
@@ -460,7 +388,6 @@ blockfp8_status_t launch(const Problem& p, const blockfp8_config_t& cfg, int sm_
   prm.c = p.c, prm.ldc = p.ldc, prm.c_dtype = p.c_dtype;
   prm.stages = cfg.stages;
   prm.tma_store = tma_store_compatible(p);
-  prm.stagger = stagger_enabled();
 
   CUtensorMap map_a, map_b, map_c{};
   constexpr auto kFp8 = CU_TENSOR_MAP_DATA_TYPE_UINT8;
@@ -479,9 +406,7 @@ blockfp8_status_t launch(const Problem& p, const blockfp8_config_t& cfg, int sm_
   lc.blockDim = dim3(kThreads);
   lc.dynamicSmemBytes = smem;
   lc.stream = stream;
-  const cudaError_t e = pipelined ? cudaLaunchKernelEx(&lc, tiled_gemm_kernel<BN, kCanPipeline>, map_a, map_b, map_c, prm)
-                                  : cudaLaunchKernelEx(&lc, tiled_gemm_kernel<BN, false>, map_a, map_b, map_c, prm);
-  if (e != cudaSuccess)
+  if (cudaLaunchKernelEx(&lc, tiled_gemm_kernel<BN>, map_a, map_b, map_c, prm) != cudaSuccess)
     return BLOCKFP8_ERROR_CUDA;
   return BLOCKFP8_SUCCESS;
 }
