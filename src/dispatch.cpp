@@ -40,7 +40,9 @@ int swapab_fused_stages(const blockfp8_config_t& cfg, int64_t m, int64_t k, cons
 }
 
 int swapab_min_stages(int token_tile, int warpgroups) {
-  return token_tile <= kSwapabMaxPipelinedTokenTile ? 2 * warpgroups : 1;
+  const int tokens = swapab_wg_tokens(token_tile, warpgroups);
+  if (tokens > kSwapabMaxPipelinedTokenTile) return 1;
+  return tokens < token_tile ? 2 : 2 * warpgroups;
 }
 
 int swapab_max_stages(int token_tile, int weight_rows, int kblocks, int kb_slice, const DeviceInfo& dev) {
@@ -89,8 +91,6 @@ int token_tile_for(int64_t m) {
   return kSwapabTokenTiles[std::size(kSwapabTokenTiles) - 1];
 }
 
-int default_warpgroups(int token_tile) { return token_tile <= kSwapabMaxTokenTileFor2Warpgroups ? 2 : 1; }
-
 int cluster_capacity(int split, const DeviceInfo& dev) {
   if (split >= 1 && split <= kMaxSplitK && dev.max_clusters[split] > 0) return dev.max_clusters[split];
   return 0;
@@ -99,17 +99,19 @@ int cluster_capacity(int split, const DeviceInfo& dev) {
 // What check_config fills in for (token_tile, weight_rows, split) when the caller leaves it open.
 struct DefaultShape {
   int warpgroups, kb_slice, kblocks;
-  DefaultShape(int token_tile, int weight_rows, int split, int64_t kb_total, const DeviceInfo& dev)
-      : warpgroups(default_warpgroups(token_tile)),
+  DefaultShape(int token_tile, int weight_rows, int split, int64_t kb_total, const DeviceInfo& dev,
+               int warpgroups_ = kSwapabDefaultWarpgroups)
+      : warpgroups(warpgroups_),
         kb_slice(swapab_kb_slice(kb_total, split)),
         kblocks(swapab_default_stage_kblocks(token_tile, weight_rows, warpgroups, kb_slice, dev)) {}
 };
 
 // Whether the default configuration of (token_tile, weight_rows, split) runs on dev with a ring of
 // at least `min_ring` stages (0: the shallowest that cannot deadlock).
-bool runnable(int token_tile, int weight_rows, int split, int64_t kb_total, int min_ring, const DeviceInfo& dev) {
+bool runnable(int token_tile, int weight_rows, int split, int64_t kb_total, int min_ring, int warpgroups,
+              const DeviceInfo& dev) {
   if (split > kb_total || cluster_capacity(split, dev) == 0) return false;
-  const DefaultShape d(token_tile, weight_rows, split, kb_total, dev);
+  const DefaultShape d(token_tile, weight_rows, split, kb_total, dev, warpgroups);
   const int deepest = swapab_max_stages(token_tile, weight_rows, d.kblocks, d.kb_slice, dev);
   const int per_slice = (d.kb_slice + d.kblocks - 1) / d.kblocks;  // a ring deeper than a K slice never fills
   return deepest >= swapab_min_stages(token_tile, d.warpgroups) && deepest >= std::min(min_ring, per_slice);
@@ -179,22 +181,29 @@ blockfp8_config_t choose_config(int64_t m, int64_t n, int64_t k, const DeviceInf
   blockfp8_config_t cfg{};
   cfg.kernel = BLOCKFP8_KERNEL_SWAPAB_SPLITK;
   cfg.token_tile = token_tile_for(std::max<int64_t>(m, 1));
-  cfg.warpgroups = default_warpgroups(cfg.token_tile);
+  cfg.warpgroups = kSwapabDefaultWarpgroups;
   cfg.stages = 0;
   const int64_t kb_total = k / 128;
   double best = -1;
   // Near-ties go to the smaller split (less reduction), then the wider tile (fewer, larger requests).
-  // Rings of kSwapabUsefulStages first; shallower ones only when no configuration has one.
-  for (int min_ring : {kSwapabUsefulStages, 0}) {
-    for (int s = 1; s <= kMaxSplitK; ++s) {
-      for (int r = int(std::size(kSwapabWeightRows)) - 1; r >= 0; --r) {
-        const int rows = kSwapabWeightRows[r];
-        if (!runnable(cfg.token_tile, rows, s, kb_total, min_ring, dev)) continue;
-        const double cost = swapab_cost_ns(m, n, k, cfg.token_tile, rows, s, dev);
-        if (best < 0 || cost < best * 0.98) best = cost, cfg.weight_rows = rows, cfg.split_k = s;
+  // Rings of kSwapabUsefulStages first; shallower ones only when no configuration has one. One math
+  // warpgroup only where two cannot run (its ring may be a single stage: very long K slices).
+  for (int warpgroups : {kSwapabDefaultWarpgroups, 1}) {
+    for (int min_ring : {kSwapabUsefulStages, 0}) {
+      for (int s = 1; s <= kMaxSplitK; ++s) {
+        for (int r = int(std::size(kSwapabWeightRows)) - 1; r >= 0; --r) {
+          const int rows = kSwapabWeightRows[r];
+          if (!runnable(cfg.token_tile, rows, s, kb_total, min_ring, warpgroups, dev)) continue;
+          const double cost = swapab_cost_ns(m, n, k, cfg.token_tile, rows, s, dev);
+          if (best < 0 || cost < best * 0.98) best = cost, cfg.weight_rows = rows, cfg.split_k = s;
+        }
       }
+      if (best >= 0) break;
     }
-    if (best >= 0) break;
+    if (best >= 0) {
+      cfg.warpgroups = warpgroups;
+      break;
+    }
   }
   if (best < 0) cfg.weight_rows = kSwapabRowsPerTile, cfg.split_k = 1;  // check_config will refuse it
   return cfg;
@@ -232,9 +241,8 @@ blockfp8_status_t check_config(blockfp8_config_t& cfg, int64_t m, int64_t n, int
       const int kb_total = int(k / 128);
       if (cfg.split_k < 1 || cfg.split_k > kMaxSplitK || cfg.split_k > kb_total) return BLOCKFP8_ERROR_INVALID_CONFIG;
       if (cluster_capacity(cfg.split_k, dev) == 0) return BLOCKFP8_ERROR_INVALID_CONFIG;
-      if (cfg.warpgroups == 0) cfg.warpgroups = default_warpgroups(cfg.token_tile);
+      if (cfg.warpgroups == 0) cfg.warpgroups = kSwapabDefaultWarpgroups;
       if (cfg.warpgroups != 1 && cfg.warpgroups != 2) return BLOCKFP8_ERROR_INVALID_CONFIG;
-      if (cfg.warpgroups == 2 && cfg.token_tile > kSwapabMaxTokenTileFor2Warpgroups) return BLOCKFP8_ERROR_INVALID_CONFIG;
       const int kb_slice = swapab_kb_slice(kb_total, cfg.split_k);
       if (cfg.stage_kblocks == 0)
         cfg.stage_kblocks = swapab_default_stage_kblocks(cfg.token_tile, cfg.weight_rows, cfg.warpgroups, kb_slice, dev);

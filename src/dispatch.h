@@ -23,7 +23,7 @@ struct DeviceInfo {
   // swapab_reg_ctas[i][w]: decode CTAs of token tile kSwapabTokenTiles[i] with w math warpgroups
   // one SM holds by registers and threads alone (no shared memory): queried per kernel instantiation
   // at device start; the defaults follow the ptxas report (docs/ptxas-report.txt).
-  int swapab_reg_ctas[5][3] = {{0, 5, 3}, {0, 5, 2}, {0, 3, 1}, {0, 2, 1}, {0, 1, 0}};
+  int swapab_reg_ctas[5][3] = {{0, 5, 3}, {0, 5, 2}, {0, 3, 1}, {0, 2, 1}, {0, 1, 1}};
   // Measured on the H200 (bench/results): one SM pulls about 37 GB/s out of L2/HBM with TMA, and
   // all of them together about 4.6 TB/s out of HBM. Bytes per nanosecond.
   double sm_bytes_per_ns = 37.0;
@@ -48,9 +48,16 @@ constexpr int kSwapabMaxM = 128;
 constexpr int kSwapabRowsPerTile = 64;  // wgmma's M: rows of the weight operand in shared memory
 constexpr int kSwapabRedPitch = kSwapabRowsPerTile + 4;  // floats per token row of the reduction buffer
 constexpr int kSwapabMaxStages = 48;
-// Two math warpgroups take alternate k-blocks; at 128 tokens their accumulators would not fit
-// the registers a 288-thread CTA gets, so the widest tile runs one.
-constexpr int kSwapabMaxTokenTileFor2Warpgroups = 64;
+// Two math warpgroups take alternate stages of token tiles up to this wide; a wider tile they split
+// by tokens (each takes every stage for its half), since two accumulators of the whole tile would not
+// fit the registers of a 288-thread CTA. Either way each warpgroup holds at most 64 tokens and keeps
+// its next wgmma in flight while it promotes.
+constexpr int kSwapabMaxAlternatingTokenTile = 64;
+constexpr int kSwapabDefaultWarpgroups = 2;
+// Tokens one math warpgroup accumulates.
+inline int swapab_wg_tokens(int token_tile, int warpgroups) {
+  return warpgroups == 2 && token_tile > kSwapabMaxAlternatingTokenTile ? token_tile / 2 : token_tile;
+}
 
 constexpr int kSwapabMaxStageKBlocks = 16;
 // Bytes of shared memory one pipeline stage of the decode kernel needs: `kblocks` k-blocks of the
@@ -76,11 +83,11 @@ constexpr int kSwapabFusedMaxTokenTile = 32;
 // (19 / 38 / 76 groups) 0.98 / 1.01 / 1.06; 576x7168 M = 1 / 4 / 8 (7 / 28 / 56) 0.89 / 0.94 / 1.00;
 // 7168x2048 M = 1 / 2 / 4 (16 / 32 / 64) 0.95 / 0.99 / 1.01).
 constexpr int kSwapabFusedMaxGroups = 40;
-// Up to this token tile a math warpgroup keeps the next k-block's wgmma in flight while it promotes
+// Up to this many tokens a math warpgroup keeps the next k-block's wgmma in flight while it promotes
 // the previous one, so it holds two stages at a time.
 constexpr int kSwapabMaxPipelinedTokenTile = 64;
 // The shallowest ring that cannot deadlock: each math warpgroup may hold two stages while it waits
-// for a third.
+// for a third (split tokens: both hold the same two).
 int swapab_min_stages(int token_tile, int warpgroups);
 // Deepest pipeline that fits the device next to the rest of the CTA's shared memory.
 int swapab_max_stages(int token_tile, int weight_rows, int kblocks, int kb_slice, const DeviceInfo& dev);

@@ -14,10 +14,13 @@
 // the producer streams the next tile's k-blocks while the math warps reduce the current one, so the
 // pipeline never drains between tiles.
 //
-// CTA = 1 or 2 math warpgroups (wgmma + block-scale promotion + epilogue; with two, they take
-// alternate stages) and 1 producer warp, over a ring of `stages` shared-memory stages guarded by
-// full/empty mbarriers. A stage is `kblocks` consecutive k-blocks (one 2-D TMA box each for weight
-// and tokens when kblocks is 1, a 3-D box otherwise), which saves barrier hand-offs for short tiles.
+// CTA = 1 or 2 math warpgroups (wgmma + block-scale promotion + epilogue) and 1 producer warp. Two
+// warpgroups share a tile of up to 64 tokens by taking alternate stages (each accumulates every
+// token); a wider tile they split by tokens (each takes every stage for its half), so each keeps a
+// 64-token accumulator and its next wgmma in flight during the promotion. The producer warp fills a
+// ring of `stages` shared-memory stages guarded by full/empty mbarriers. A stage is `kblocks`
+// consecutive k-blocks (one 2-D TMA box each for weight and tokens when kblocks is 1, a 3-D box
+// otherwise), which saves barrier hand-offs for short tiles.
 #include <cuda.h>
 #include <cuda_bf16.h>
 #include <cudaTypedefs.h>
@@ -125,8 +128,14 @@ struct StageLayout {
   }
 };
 
+// Tokens one math warpgroup accumulates: the whole tile, or its half where two split a wide tile.
+template <int TN, int W>
+constexpr bool kSplitTokens = W == 2 && TN > kSwapabMaxAlternatingTokenTile;
+template <int TN, int W>
+constexpr int kWgTokens = kSplitTokens<TN, W> ? TN / 2 : TN;
+
 // One consumer warpgroup's share of a tile's K slice: stages wg, wg + W, wg + 2W, ... of it, every
-// k-block of each. The wgmma of the next k-block is in flight while the previous one is promoted
+// k-block of each (split tokens: every stage, for its tokens tok0 .. tok0 + TW - 1). The wgmma of the next k-block is in flight while the previous one is promoted
 // with its scales (two `part` accumulators, used in turn), so the tensor core never waits on the
 // promotion. The CTA's stages are numbered across its tiles: stage q of its j-th tile is ring
 // position j * stages_per_tile + q.
@@ -134,6 +143,9 @@ template <int TN, int W, bool kFused>
 struct ConsumerLoop {
   using L = Layout<TN>;
   using S = StageLayout<TN, kFused>;
+  static constexpr bool kSplit = kSplitTokens<TN, W>;
+  static constexpr int TW = kWgTokens<TN, W>;
+  static constexpr int kStride = kSplit ? 1 : W;  // stages between a warpgroup's consecutive ones
   // Few members, everything else derived where used: at 64 tokens and two warpgroups the loop sits
   // at the 168-register cap of a 288-thread CTA, and every live value more spilled.
   const uint8_t* smem;
@@ -154,40 +166,43 @@ struct ConsumerLoop {
   }
 
   __device__ __forceinline__ Step first(int wg, RingPos pos) const {
+    if (kSplit) return {0, 0, pos};
     pos.advance(wg, stages);
     return {wg * kblocks, 0, pos};
   }
   __device__ __forceinline__ Step next(Step st) const {
     if (!last_of_stage(st)) return {st.i + 1, st.q + 1, st.pos};
-    st.pos.advance(W, stages);
-    return {st.i - st.q + W * kblocks, 0, st.pos};
+    st.pos.advance(kStride, stages);
+    return {st.i - st.q + kStride * kblocks, 0, st.pos};
   }
   __device__ __forceinline__ bool valid(const Step& st) const { return st.i < kb_count; }
 
-  __device__ __forceinline__ void issue(const Step& st, float (&part)[TN / 2]) const {
+  __device__ __forceinline__ void issue(const Step& st, int tok0, float (&part)[TW / 2]) const {
     if (st.q == 0) ptx::mbar_wait(&full[st.pos.slot], st.pos.phase);
     const uint8_t* stage = smem + st.pos.slot * S::bytes(kblocks, rows);
-    const uint8_t* tokens = kFused ? resident + st.i * TN * kKBlockBytes : stage + S::tokens(st.q);
+    // A split half starts 64 rows in: a whole number of 1024-byte swizzle atoms.
+    const uint8_t* tokens = (kFused ? resident + st.i * TN * kKBlockBytes : stage + S::tokens(st.q)) + tok0 * kKBlockBytes;
     const uint8_t* weight = stage + S::weight(kblocks, st.q, rows);
     const uint64_t desc_w = ptx::wgmma_desc_k128_sw128(weight);  // weight rows: wgmma A
     const uint64_t desc_t = ptx::wgmma_desc_k128_sw128(tokens);  // tokens: wgmma B
     ptx::wgmma_fence();
 #pragma unroll
     for (int kk = 0; kk < kKBlockBytes / 32; ++kk)
-      ptx::WgmmaE4M3<TN>::mma(part, ptx::desc_advance(desc_w, kk * 32), ptx::desc_advance(desc_t, kk * 32), kk > 0);
+      ptx::WgmmaE4M3<TW>::mma(part, ptx::desc_advance(desc_w, kk * 32), ptx::desc_advance(desc_t, kk * 32), kk > 0);
     ptx::wgmma_commit();
     ptx::fence_regs(part);
   }
 
   // acc += part * a_scale[token] * b_scale; after a stage's last k-block, hand the stage back to the
   // producer. The thread owns tokens 8j + 2*(lane%4) + {0,1}: wgmma's accumulator columns.
-  __device__ __forceinline__ void promote(const Step& st, float (&part)[TN / 2], float (&acc)[TN / 2]) const {
+  __device__ __forceinline__ void promote(const Step& st, int tok0, float (&part)[TW / 2], float (&acc)[TW / 2]) const {
     ptx::fence_regs(part);
     const int lane = threadIdx.x % 32;
     const float* sc = scales + st.i * L::kScalePitch;
     const float sb = sc[TN];
+    sc += tok0;
 #pragma unroll
-    for (int j = 0; j < TN / 8; ++j) {
+    for (int j = 0; j < TW / 8; ++j) {
       const float s0 = sc[8 * j + 2 * (lane % 4)] * sb;
       const float s1 = sc[8 * j + 2 * (lane % 4) + 1] * sb;
       acc[4 * j + 0] = fmaf(part[4 * j + 0], s0, acc[4 * j + 0]);
@@ -198,42 +213,43 @@ struct ConsumerLoop {
     if (last_of_stage(st)) ptx::mbar_arrive(&full[stages + st.pos.slot]);  // the slot's empty barrier
   }
 
-  __device__ __forceinline__ void run(int wg, RingPos tile_start, float (&acc)[TN / 2]) const {
-    float part0[TN / 2];
+  __device__ __forceinline__ void run(int wg, RingPos tile_start, float (&acc)[TW / 2]) const {
+    const int tok0 = kSplit ? wg * TW : 0;
+    float part0[TW / 2];
     Step cur = first(wg, tile_start);
-    if constexpr (TN > kSwapabMaxPipelinedTokenTile) {
+    if constexpr (TW > kSwapabMaxPipelinedTokenTile) {
       // Three 64-register accumulator sets would spill: no overlap for the widest token tile.
       for (; valid(cur); cur = next(cur)) {
-        issue(cur, part0);
+        issue(cur, tok0, part0);
         ptx::wgmma_wait<0>();
-        promote(cur, part0, acc);
+        promote(cur, tok0, part0, acc);
       }
       return;
     }
-    float part1[TN / 2];
+    float part1[TW / 2];
     if (!valid(cur)) return;
-    issue(cur, part0);
+    issue(cur, tok0, part0);
     BLOCKFP8_MARK(8, threadIdx.x == 0);  // the first stage landed
     while (true) {
       Step nxt = next(cur);
       if (valid(nxt)) {
-        issue(nxt, part1);
+        issue(nxt, tok0, part1);
         ptx::wgmma_wait<1>();
-        promote(cur, part0, acc);
+        promote(cur, tok0, part0, acc);
       } else {
         ptx::wgmma_wait<0>();
-        promote(cur, part0, acc);
+        promote(cur, tok0, part0, acc);
         return;
       }
       cur = nxt;
       nxt = next(cur);
       if (valid(nxt)) {
-        issue(nxt, part0);
+        issue(nxt, tok0, part0);
         ptx::wgmma_wait<1>();
-        promote(cur, part1, acc);
+        promote(cur, tok0, part1, acc);
       } else {
         ptx::wgmma_wait<0>();
-        promote(cur, part1, acc);
+        promote(cur, tok0, part1, acc);
         return;
       }
       cur = nxt;
@@ -368,19 +384,23 @@ __device__ __forceinline__ TileOrigin tile_origin(const Params& p, int64_t t, in
 }
 
 // Park a warpgroup-summed partial tile, token-major, in red[token][row]: warpgroup 0 stores, then
-// warpgroup 1 adds, so the in-CTA sum has a fixed order. Warps whose 16 rows lie past the tile skip.
+// warpgroup 1 adds, so the in-CTA sum has a fixed order (split tokens: each stores its own half).
+// Warps whose 16 rows lie past the tile skip.
 template <int TN, int W>
-__device__ __forceinline__ void park(float* red, const float (&acc)[TN / 2], int tid, int rows) {
+__device__ __forceinline__ void park(float* red, const float (&acc)[kWgTokens<TN, W> / 2], int tid, int rows) {
+  constexpr bool kSplit = kSplitTokens<TN, W>;
+  constexpr int TW = kWgTokens<TN, W>;
   const int warp = tid / 32, lane = tid % 32;
   const int row = 16 * (warp % 4) + lane / 4;
   const bool live = 16 * (warp % 4) < rows;
+  const int tok0 = kSplit ? (tid / 128) * TW : 0;
 #pragma unroll
-  for (int w = 0; w < W; ++w) {
-    ptx::named_barrier(1, 128 * W);
-    if (tid / 128 == w && live) {
+  for (int w = 0; w < (kSplit ? 1 : W); ++w) {
+    if (!kSplit) ptx::named_barrier(1, 128 * W);
+    if ((kSplit || tid / 128 == w) && live) {
 #pragma unroll
-      for (int j = 0; j < TN / 8; ++j) {
-        const int t = 8 * j + 2 * (lane % 4);
+      for (int j = 0; j < TW / 8; ++j) {
+        const int t = tok0 + 8 * j + 2 * (lane % 4);
         float* r0 = &red[t * kRedPitch + row];
         float* r1 = &red[(t + 1) * kRedPitch + row];
         r0[0] = (w ? r0[0] : 0.f) + acc[4 * j + 0];
@@ -462,7 +482,7 @@ __global__ void __launch_bounds__(kCtaThreads<W>, 1)
   if (tid == 0) {
     for (int s = 0; s < stages; ++s) {
       ptx::mbar_init(&full[s], 1);     // the producer's arrive.expect_tx; the TMA bytes do the rest
-      ptx::mbar_init(&empty[s], 128);  // every thread of the consuming warpgroup
+      ptx::mbar_init(&empty[s], kSplitTokens<TN, W> ? kConsumers : 128);  // every thread that reads the stage
     }
     ptx::fence_barrier_init();
   }
@@ -553,9 +573,9 @@ __global__ void __launch_bounds__(kCtaThreads<W>, 1)
       }
       ptx::named_barrier(2, kConsumers);  // this tile's scales (and fused: tokens) are in shared memory
 
-      float acc[TN / 2];
+      float acc[kWgTokens<TN, W> / 2];
 #pragma unroll
-      for (int e = 0; e < TN / 2; ++e) acc[e] = 0.f;
+      for (int e = 0; e < kWgTokens<TN, W> / 2; ++e) acc[e] = 0.f;
       ConsumerLoop<TN, W, kFused> tile_loop = loop;
       tile_loop.scales = tile_scales;
       BLOCKFP8_MARK(3, tid == 0 && j == 0);  // scales in shared memory
@@ -708,9 +728,7 @@ blockfp8_status_t launch_fused(const Problem& p, const FusedA& x, const blockfp8
 template <int TN>
 blockfp8_status_t launch_tn(const Problem& p, const blockfp8_config_t& cfg, const DeviceInfo& dev,
                             cudaStream_t stream) {
-  if constexpr (TN <= kSwapabMaxTokenTileFor2Warpgroups) {
-    if (cfg.warpgroups == 2) return launch<TN, 2>(p, cfg, dev, stream);
-  }
+  if (cfg.warpgroups == 2) return launch<TN, 2>(p, cfg, dev, stream);
   return launch<TN, 1>(p, cfg, dev, stream);
 }
 
@@ -778,7 +796,7 @@ int swapab_reg_ctas(int token_tile, int warpgroups) {
     case 16: return two ? reg_ctas<16, 2>() : reg_ctas<16, 1>();
     case 32: return two ? reg_ctas<32, 2>() : reg_ctas<32, 1>();
     case 64: return two ? reg_ctas<64, 2>() : reg_ctas<64, 1>();
-    case 128: return two ? 0 : reg_ctas<128, 1>();
+    case 128: return two ? reg_ctas<128, 2>() : reg_ctas<128, 1>();
     default: return 0;
   }
 }

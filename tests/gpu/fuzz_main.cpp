@@ -156,13 +156,13 @@ FuzzCase make_case(uint64_t seed, uint64_t index, const blockfp8::detail::Device
     blockfp8_config_t& c = fc.cfg;
     c.token_tile = tiles[r.range(0, 4)];
     c.split_k = int(r.range(1, std::min<int64_t>(d::kMaxSplitK, kb)));
-    c.warpgroups = int(c.token_tile <= d::kSwapabMaxTokenTileFor2Warpgroups ? r.range(0, 2) : r.range(0, 1));
+    c.warpgroups = int(r.range(0, 2));
     const int rows[] = {0, 16, 32, 64};
     c.weight_rows = rows[r.range(0, 3)];
     c.stage_kblocks = r.chance(0.5) ? 0 : int(r.range(1, std::min<int64_t>(8, d::swapab_kb_slice(kb, c.split_k))));
     if (r.chance(0.4)) {
       if (c.stage_kblocks == 0) c.stage_kblocks = 1;  // the legal depths below depend on it
-      const int w = c.warpgroups ? c.warpgroups : (c.token_tile <= d::kSwapabMaxTokenTileFor2Warpgroups ? 2 : 1);
+      const int w = c.warpgroups ? c.warpgroups : d::kSwapabDefaultWarpgroups;
       const int lo = d::swapab_min_stages(c.token_tile, w);
       const int hi = std::min(d::swapab_max_stages(c.token_tile, c.weight_rows ? c.weight_rows : 64,
                                                       c.stage_kblocks ? c.stage_kblocks : 1,

@@ -202,7 +202,7 @@ TEST_F(ReliabilityTest, BadInputs) {
       {"split-K 5 > k-blocks", kConfig, forced(swapab(16, 5))},
       {"warpgroups 3", kConfig, forced(swapab(16, 1, 0, 3))},
       {"warpgroups -1", kConfig, forced(swapab(16, 1, 0, -1))},
-      {"2 warpgroups at token tile 128", kConfig, forced(swapab(128, 1, 0, 2))},
+      {"1 stage for 2 split-token warpgroups (would deadlock)", kConfig, forced(swapab(128, 1, 1, 2))},
       {"weight rows 48", kConfig, forced(rows(48))},
       {"weight rows 128", kConfig, forced(rows(128))},
       {"weight rows -16", kConfig, forced(rows(-16))},
@@ -441,6 +441,7 @@ TEST_F(ReliabilityTest, Determinism) {
       {spec(130, 4097, 2048), swapab(64, 4, 0, 2)},                    // two warpgroups, M and N tails
       {spec(3, 2112, 16384, BLOCKFP8_DTYPE_FP32), swapab(8, 8, 4, 2)}, // deepest split, shallowest ring
       {spec(200, 1000, 1024), swapab(128, 3, 0, 1)},                   // widest tile, odd split
+      {spec(200, 1000, 1024), swapab(128, 3, 0, 2)},                   // widest tile split by tokens
       {spec(77, 1000, 1024), kSimt},
       {col, kAuto},
   };
@@ -538,6 +539,7 @@ TEST_F(ReliabilityTest, SanitizerSmoke) {
       {spec(3, 200, 1024), with_rows(swapab(8, 2, 0, 2), 16, 4)},   // short tiles, 4-k-block boxes
       {spec(40, 3000, 512), with_rows(swapab(64, 3, 4, 2), 16, 2)},  // shallow ring, 5 tiles a cluster
       {spec(130, 100, 512), swapab(128, 2, 1, 1)},                   // widest tile, one stage
+      {spec(200, 100, 512), swapab(128, 2, 2, 2)},                   // split tokens, shallowest ring, 2 tiles
       {spec(129, 100, 512), tiled},                                  // tiled: M and N tails
       {spec(300, 200, 384), tiled_narrow},
       {spec(9, 200, 1024), invariant},

@@ -103,8 +103,13 @@ TEST(Dispatch, StageRingBounds) {
   // Two pipelined warpgroups each hold two stages: fewer would deadlock.
   EXPECT_EQ(swapab_min_stages(16, 2), 4);
   EXPECT_EQ(swapab_min_stages(32, 1), 2);
-  // The widest tile is not pipelined: one stage at a time (slow, but it cannot deadlock).
+  // The widest tile on one warpgroup is not pipelined: one stage at a time (slow, but it cannot
+  // deadlock). Two warpgroups split it by tokens and hold the same two stages.
   EXPECT_EQ(swapab_min_stages(128, 1), 1);
+  EXPECT_EQ(swapab_min_stages(128, 2), 2);
+  EXPECT_EQ(swapab_wg_tokens(128, 2), 64);
+  EXPECT_EQ(swapab_wg_tokens(64, 2), 64);
+  EXPECT_EQ(swapab_wg_tokens(128, 1), 128);
   blockfp8_config_t c{BLOCKFP8_KERNEL_SWAPAB_SPLITK, 16, 1, 2, 2};
   EXPECT_EQ(check_config(c, 4, 2112, 7168, d), BLOCKFP8_ERROR_INVALID_CONFIG);
   c.stages = 4;
@@ -122,7 +127,7 @@ TEST(Dispatch, ForcedConfigRules) {
   EXPECT_EQ(status({BLOCKFP8_KERNEL_SWAPAB_SPLITK, 24, 1, 0, 0}), BLOCKFP8_ERROR_INVALID_CONFIG);  // token tile
   EXPECT_EQ(status({BLOCKFP8_KERNEL_SWAPAB_SPLITK, 8, 9, 0, 0}), BLOCKFP8_ERROR_INVALID_CONFIG);   // split > 8
   EXPECT_EQ(status({BLOCKFP8_KERNEL_SWAPAB_SPLITK, 8, 0, 0, 0}), BLOCKFP8_ERROR_INVALID_CONFIG);   // split < 1
-  EXPECT_EQ(status({BLOCKFP8_KERNEL_SWAPAB_SPLITK, 128, 1, 0, 2}), BLOCKFP8_ERROR_INVALID_CONFIG); // 2 wg at 128
+  EXPECT_EQ(status({BLOCKFP8_KERNEL_SWAPAB_SPLITK, 128, 1, 0, 2}), BLOCKFP8_SUCCESS);  // 2 wg at 128: split tokens
   EXPECT_EQ(status({BLOCKFP8_KERNEL_SWAPAB_SPLITK, 8, 1, 0, 3}), BLOCKFP8_ERROR_INVALID_CONFIG);   // 3 wg
   EXPECT_EQ(status({BLOCKFP8_KERNEL_SWAPAB_SPLITK, 8, 1, 0, 0, 48}), BLOCKFP8_ERROR_INVALID_CONFIG);  // rows
   EXPECT_EQ(status({BLOCKFP8_KERNEL_SWAPAB_SPLITK, 8, 1, 0, 0, 128}), BLOCKFP8_ERROR_INVALID_CONFIG);
