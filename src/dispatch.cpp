@@ -127,7 +127,18 @@ int ctas_per_sm(int token_tile, int weight_rows, int split, int64_t kb_total, co
 
 }  // namespace
 
-bool tiled_wins_mid_m(int64_t m, int64_t n, int64_t k, const DeviceInfo& dev) {
+bool tiled_wins(int64_t m, int64_t n, int64_t k, const DeviceInfo& dev) {
+  if (m > kSwapabMaxM) return true;
+  const int max_token_tile = kSwapabTokenTiles[std::size(kSwapabTokenTiles) - 1];
+  if (m > max_token_tile) {
+    // Several 128-token tiles. The tiled kernel runs one unsplit 128 x r tile per SM at about 0.5 us
+    // a k-block whatever M, so where its tiles are few it loses to the split-K decode kernel, which
+    // re-reads the weight per token tile (from L2 when the weight is small). Measured (bench/results/
+    // logs/2026-11-30-828f9f1/paths.log, cold, decode vs tiled us): 576x7168 M=256 12.4 vs 29.6, M=512
+    // 16.9 vs 29.6; 2112x7168 M=256 21.8 vs 29.6, M=512 38.9 vs 29.8; 4096x7168 M=256 38.8 vs 29.5;
+    // 7168x2048 M=256 30.1 vs 12.8. Decode wins up to 66 tiles of 64 x 128, loses from 128.
+    return int64_t(ceil_div(n, kSwapabRowsPerTile)) * ceil_div(m, max_token_tile) * 2 > dev.sm_count;
+  }
   // Measured (bench/results/logs/2026-11-29-third-session/paths-mid-m.jsonl, H200, cold): where the
   // weight spans many 128-row tiles, the tiled kernel beats the decode kernel once the token tile
   // would be 128 wide (one warpgroup, no overlap): 32768x512 M=128 12.3 vs 42.0 us, 7168x16384
@@ -171,10 +182,9 @@ double swapab_cost_ns(int64_t m, int64_t n, int64_t k, int token_tile, int weigh
 }
 
 blockfp8_config_t choose_config(int64_t m, int64_t n, int64_t k, const DeviceInfo& dev) {
-  // Above kSwapabMaxM tokens the decode kernel re-reads the weight once per 128 tokens and runs its
-  // widest tile without overlap; the tiled kernel reads each weight tile once per wave of token tiles
-  // (bench/results: at N=2112, K=7168 decode 25.3 / tiled 27.8 us at M=128, 34.3 / 28.9 at M=256).
-  if (m > kSwapabMaxM || tiled_wins_mid_m(m, n, k, dev)) {
+  // The decode kernel re-reads the weight once per 128 tokens; the tiled kernel reads each weight tile
+  // once per wave of token tiles but runs unsplit (tiled_wins says where each wins).
+  if (tiled_wins(m, n, k, dev)) {
     blockfp8_config_t tiled = choose_tiled_config(m, n, k, dev);
     if (check_tiled_config(tiled, m, n, k, dev) == BLOCKFP8_SUCCESS) return tiled;
   }
@@ -241,7 +251,12 @@ blockfp8_status_t check_config(blockfp8_config_t& cfg, int64_t m, int64_t n, int
       const int kb_total = int(k / 128);
       if (cfg.split_k < 1 || cfg.split_k > kMaxSplitK || cfg.split_k > kb_total) return BLOCKFP8_ERROR_INVALID_CONFIG;
       if (cluster_capacity(cfg.split_k, dev) == 0) return BLOCKFP8_ERROR_INVALID_CONFIG;
-      if (cfg.warpgroups == 0) cfg.warpgroups = kSwapabDefaultWarpgroups;
+      if (cfg.warpgroups == 0) {  // two where they can run, else one (as the dispatcher chooses)
+        blockfp8_config_t two = cfg;
+        two.warpgroups = kSwapabDefaultWarpgroups;
+        if (check_config(two, m, n, k, dev) == BLOCKFP8_SUCCESS) return cfg = two, BLOCKFP8_SUCCESS;
+        cfg.warpgroups = 1;
+      }
       if (cfg.warpgroups != 1 && cfg.warpgroups != 2) return BLOCKFP8_ERROR_INVALID_CONFIG;
       const int kb_slice = swapab_kb_slice(kb_total, cfg.split_k);
       if (cfg.stage_kblocks == 0)

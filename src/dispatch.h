@@ -43,8 +43,8 @@ constexpr int kSwapabTokenTiles[] = {8, 16, 32, 64, 128};
 // that the weight divides evenly over every SM (2112 rows = 132 tiles of 16: one per SM, no split).
 constexpr int kSwapabWeightRows[] = {16, 32, 64};
 constexpr int kMaxSplitK = 8;
-// The dispatcher sends M up to this to the decode kernel and larger M to the tiled kernel.
-constexpr int kSwapabMaxM = 128;
+// The dispatcher sends M above this to the tiled kernel; up to it, see tiled_wins.
+constexpr int kSwapabMaxM = 512;
 constexpr int kSwapabRowsPerTile = 64;  // wgmma's M: rows of the weight operand in shared memory
 constexpr int kSwapabRedPitch = kSwapabRowsPerTile + 4;  // floats per token row of the reduction buffer
 constexpr int kSwapabMaxStages = 48;
@@ -113,9 +113,10 @@ int swapab_default_stage_kblocks(int token_tile, int weight_rows, int warpgroups
 double swapab_cost_ns(int64_t m, int64_t n, int64_t k, int token_tile, int weight_rows, int split_k,
                       const DeviceInfo& dev);
 
-// Whether the tiled kernel should take a decode-sized M (<= kSwapabMaxM): wide weights at M > 64, or
-// at M > 32 with short K (measured rule; see dispatch.cpp).
-bool tiled_wins_mid_m(int64_t m, int64_t n, int64_t k, const DeviceInfo& dev);
+// Whether the tiled kernel takes (m, n, k) rather than the decode kernel: every M above kSwapabMaxM;
+// above one token tile, where the decode tiles would fill more than half the SMs; at M <= 128, wide
+// weights at M > 64 or M > 32 with short K (measured rules; see dispatch.cpp).
+bool tiled_wins(int64_t m, int64_t n, int64_t k, const DeviceInfo& dev);
 
 // The dispatcher's choice, assuming TMA-compatible pointers.
 blockfp8_config_t choose_config(int64_t m, int64_t n, int64_t k, const DeviceInfo& dev);

@@ -82,7 +82,7 @@ TEST(Dispatch, ChosenConfigsAreValidEverywhere) {
         blockfp8_config_t c = choose_config(m, n, k, d);
         ASSERT_EQ(check_config(c, m, n, k, d), BLOCKFP8_SUCCESS) << m << " " << n << " " << k;
         // Small M goes to the decode kernel, large M to the tiled one (its rules: test_dispatch_tiled.cpp).
-        const bool tiled = m > kSwapabMaxM || tiled_wins_mid_m(m, n, k, d);
+        const bool tiled = tiled_wins(m, n, k, d);
         EXPECT_EQ(c.kernel, tiled ? BLOCKFP8_KERNEL_TILED : BLOCKFP8_KERNEL_SWAPAB_SPLITK);
         if (c.kernel != BLOCKFP8_KERNEL_SWAPAB_SPLITK) continue;
         EXPECT_GE(c.stages, swapab_min_stages(c.token_tile, c.warpgroups));
@@ -179,7 +179,7 @@ TEST(Dispatch, NoShallowRingWhenADeeperOneRuns) {
 
 TEST(Dispatch, TiledTakesWideWeightsAtMidM) {
   const DeviceInfo d = h200();
-  // Measured at M = 64 / 128 (dispatch.cpp, tiled_wins_mid_m).
+  // Measured at M = 64 / 128 (dispatch.cpp, tiled_wins).
   EXPECT_EQ(choose_config(128, 32768, 512, d).kernel, BLOCKFP8_KERNEL_TILED);
   EXPECT_EQ(choose_config(128, 7168, 16384, d).kernel, BLOCKFP8_KERNEL_TILED);
   EXPECT_EQ(choose_config(64, 32768, 512, d).kernel, BLOCKFP8_KERNEL_TILED);
@@ -189,6 +189,33 @@ TEST(Dispatch, TiledTakesWideWeightsAtMidM) {
   EXPECT_EQ(choose_config(64, 7168, 1024, d).kernel, BLOCKFP8_KERNEL_SWAPAB_SPLITK);  // 56 tiles: decode
   EXPECT_EQ(choose_config(64, 8192, 512, d).kernel, BLOCKFP8_KERNEL_SWAPAB_SPLITK);
   for (int64_t m : {1, 8, 32}) EXPECT_EQ(choose_config(m, 32768, 512, d).kernel, BLOCKFP8_KERNEL_SWAPAB_SPLITK);
+}
+
+TEST(Dispatch, DecodeTakesSmallWeightsPastOneTokenTile) {
+  // Measured at M = 256 / 512 (dispatch.cpp, tiled_wins): decode up to 66 tiles of 64 x 128 tokens.
+  const DeviceInfo d = h200();
+  EXPECT_EQ(choose_config(256, 576, 7168, d).kernel, BLOCKFP8_KERNEL_SWAPAB_SPLITK);
+  EXPECT_EQ(choose_config(512, 576, 7168, d).kernel, BLOCKFP8_KERNEL_SWAPAB_SPLITK);
+  EXPECT_EQ(choose_config(256, 2112, 7168, d).kernel, BLOCKFP8_KERNEL_SWAPAB_SPLITK);
+  EXPECT_EQ(choose_config(512, 2112, 7168, d).kernel, BLOCKFP8_KERNEL_TILED);
+  EXPECT_EQ(choose_config(256, 4096, 7168, d).kernel, BLOCKFP8_KERNEL_TILED);
+  EXPECT_EQ(choose_config(256, 7168, 2048, d).kernel, BLOCKFP8_KERNEL_TILED);
+  EXPECT_EQ(choose_config(513, 576, 7168, d).kernel, BLOCKFP8_KERNEL_TILED);
+  // Two token tiles of 128, split by tokens over two warpgroups.
+  const blockfp8_config_t c = choose_config(256, 576, 7168, d);
+  EXPECT_EQ(c.token_tile, 128);
+  EXPECT_EQ(c.warpgroups, 2);
+}
+
+TEST(Dispatch, DefaultWarpgroupsFallBackToOne) {
+  // A forced 128-token tile with one stage: two split-token warpgroups need two, one runs.
+  const DeviceInfo d = h200();
+  blockfp8_config_t c{BLOCKFP8_KERNEL_SWAPAB_SPLITK, 128, 1, 1, 0};
+  ASSERT_EQ(check_config(c, 128, 2112, 7168, d), BLOCKFP8_SUCCESS);
+  EXPECT_EQ(c.warpgroups, 1);
+  blockfp8_config_t two{BLOCKFP8_KERNEL_SWAPAB_SPLITK, 128, 1, 0, 0};
+  ASSERT_EQ(check_config(two, 128, 2112, 7168, d), BLOCKFP8_SUCCESS);
+  EXPECT_EQ(two.warpgroups, 2);
 }
 
 TEST(Dispatch, ShortKSharesSMs) {
