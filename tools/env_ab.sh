@@ -16,23 +16,5 @@ for rep in 1 2; do
       echo "bench $VAR=$v rep $rep failed"
   done
 done
-python3 - "$OUT" "$VAR" <<'PY' | tee "$OUT/${VAR}_ab.md"
-import json, sys
-out, var = sys.argv[1], sys.argv[2]
-def load(p):
-    try:
-        return {(r["N"], r["K"], r["M"]): r["cold_us"] for r in map(json.loads, open(p))
-                if r["backend"] == "blockfp8" and r.get("cold_us")}
-    except OSError:
-        return {}
-runs = {(v, rep): load(f"{out}/{var}{v}_{rep}.jsonl") for v in (1, 0) for rep in (1, 2)}
-print(f"| N x K | M | {var}=1 µs (runs 1, 2) | {var}=0 µs (runs 1, 2) | on / off |")
-print("|---|---:|---|---|---:|")
-for key in sorted(runs[(1, 1)]):
-    on = [runs[(1, r)].get(key) for r in (1, 2)]
-    off = [runs[(0, r)].get(key) for r in (1, 2)]
-    if None in on + off:
-        continue
-    print(f"| {key[0]}x{key[1]} | {key[2]} | {on[0]:.2f}, {on[1]:.2f} | {off[0]:.2f}, {off[1]:.2f} | "
-          f"{(on[0] + on[1]) / (off[0] + off[1]):.3f} |")
-PY
+python3 "$(dirname "$0")/ab_table.py" "$VAR=1" "$VAR=0" "$OUT/${VAR}1_1.jsonl" "$OUT/${VAR}1_2.jsonl" \
+  "$OUT/${VAR}0_1.jsonl" "$OUT/${VAR}0_2.jsonl" | tee "$OUT/${VAR}_ab.md"

@@ -186,6 +186,11 @@ struct WgmmaE4M3<128> {
 // alternate arrive and wait.
 __device__ __forceinline__ void cluster_arrive() { asm volatile("barrier.cluster.arrive.release;" ::: "memory"); }
 __device__ __forceinline__ void cluster_wait() { asm volatile("barrier.cluster.wait.acquire;" ::: "memory"); }
+// An arrival that publishes nothing: it does not wait for this thread's earlier writes (global stores
+// included) to become visible, only marks the thread as past this point.
+__device__ __forceinline__ void cluster_arrive_relaxed() {
+  asm volatile("barrier.cluster.arrive.relaxed;" ::: "memory");
+}
 // The shared::cluster address of the same variable in CTA `rank` of this cluster.
 __device__ __forceinline__ uint32_t map_to_rank(const void* p, uint32_t rank) {
   uint32_t out;

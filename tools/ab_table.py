@@ -1,0 +1,34 @@
+"""The comparison table of tools/env_ab.sh and tools/binary_ab.sh: the dispatcher's blockfp8 backend
+point by point, two runs of each side, interleaved on one machine.
+
+Usage: python3 tools/ab_table.py A_LABEL B_LABEL A1.jsonl A2.jsonl B1.jsonl B2.jsonl
+"""
+import json
+import sys
+
+
+def load(path):
+    try:
+        return {(r["N"], r["K"], r["M"]): r["cold_us"] for r in map(json.loads, open(path))
+                if r["backend"] == "blockfp8" and r.get("cold_us")}
+    except OSError:
+        return {}
+
+
+def main(argv):
+    a_label, b_label = argv[1], argv[2]
+    a = [load(p) for p in argv[3:5]]
+    b = [load(p) for p in argv[5:7]]
+    print(f"| N x K | M | {a_label} µs (runs 1, 2) | {b_label} µs (runs 1, 2) | {a_label} / {b_label} |")
+    print("|---|---:|---|---|---:|")
+    for key in sorted(a[0]):
+        x = [run.get(key) for run in a]
+        y = [run.get(key) for run in b]
+        if None in x + y:
+            continue
+        print(f"| {key[0]}x{key[1]} | {key[2]} | {x[0]:.2f}, {x[1]:.2f} | {y[0]:.2f}, {y[1]:.2f} | "
+              f"{(x[0] + x[1]) / (y[0] + y[1]):.3f} |")
+
+
+if __name__ == "__main__":
+    main(sys.argv)
