@@ -426,10 +426,13 @@ __device__ __forceinline__ void reduce_store(const float* red, const Params& p, 
     const int r = (q % quads_per_token) * 4;
     const float* src = red + t * kRedPitch + r;
     float4 sum = ptx::ld_cluster_f4(ptx::map_to_rank(src, 0));
-    if constexpr (TN <= 32) {
+    if constexpr (TN == 8) {
       // The other ranks' partials are all requested before the first is added: one remote round trip,
-      // not one per rank (measured 0.95-0.98x the time at M <= 4 on split 3-8 shapes). Not at 64 tokens
-      // and more, where the extra registers spilled (ptxas: 12-60 bytes). Rank order kept either way.
+      // not one per rank (measured 0.95-0.98x the time at M <= 4 on split 3-8 shapes). Only the 8-token
+      // tile: the 32 extra registers spilled at 64 and 128 tokens (ptxas: 12-60 bytes), were neutral
+      // at 32 (0.98 on split 3-8, 1.02 on split 1), and made the 16-token kernel 1.4-1.5x slower on
+      // 16384x512 and 32768x512 (76 -> 105 registers; bench/results/logs/2026-11-30-1431446).
+      // Rank order kept either way.
       float4 part[kMaxSplitK];
 #pragma unroll
       for (int other = 1; other < kMaxSplitK; ++other)
