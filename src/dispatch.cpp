@@ -67,14 +67,20 @@ int swapab_ctas_per_sm(int token_tile, int warpgroups, int smem_bytes, const Dev
   return std::max(1, std::min(by_regs, by_smem));
 }
 
-int swapab_default_stage_kblocks(int token_tile, int weight_rows, int warpgroups, int kb_slice,
+int swapab_default_stage_kblocks(int token_tile, int weight_rows, int warpgroups, int kb_slice, bool split_rounds,
                                  const DeviceInfo& dev) {
   // Forced paths at 2112x7168, two runs on two machines (bench/results/2026-11-29-4a357f8-paths.jsonl,
   // 2026-11-29-1465364-paths.jsonl): split 3 with 2-k-block stages against 1, M = 1 / 16 / 32 / 64:
   // 7.95 / 8.27 / 8.67 / 11.05 against 8.40 / 8.49 / 8.99 / 11.07 us, and 7.96 / 8.23 / 8.62 / 11.05
   // against 8.39 / 8.49 / 9.00 / 11.07 us. Half the stages: half the barrier hand-offs and TMA issues.
-  // Unmeasured on other shapes at the time of writing; shorter slices and tiles keep 8 KB.
-  const int target_box = weight_rows == kSwapabRowsPerTile && kb_slice >= kSwapabLongSliceKBlocks ? 16 * 1024 : 8 * 1024;
+  // Not where a split walks several rounds of tiles (forced paths, bench/results/2026-11-30-ee76064-
+  // paths.jsonl: 4608x7168 split 3, 2 rounds, 1 against 2 k-blocks 15.15 / 16.56 us; 9216x7168 split 2,
+  // 3 rounds, 27.17 / 29.97; unsplit 9216x7168, 2 rounds, kept 2: 28.53 / 31.96), nor where the
+  // larger boxes leave a shallow ring (7168x8192 M = 64: 4 stages of 2 k-blocks ran 28.8 us, 9 of one
+  // 26.3 at 1465364). Shorter slices and tiles keep 8 KB.
+  const bool wide_boxes = weight_rows == kSwapabRowsPerTile && kb_slice >= kSwapabLongSliceKBlocks && !split_rounds &&
+                          swapab_max_stages(token_tile, weight_rows, 2, kb_slice, dev) >= kSwapabDeepRingStages;
+  const int target_box = wide_boxes ? 16 * 1024 : 8 * 1024;
   int kb = std::max(1, std::min({kSwapabMaxStageKBlocks, kb_slice, target_box / (weight_rows * 128)}));
   const int want = std::max(swapab_min_stages(token_tile, warpgroups), 4);
   while (kb > 1 && swapab_max_stages(token_tile, weight_rows, kb, kb_slice, dev) < want) --kb;
@@ -96,30 +102,43 @@ int cluster_capacity(int split, const DeviceInfo& dev) {
   return 0;
 }
 
-// What check_config fills in for (token_tile, weight_rows, split) when the caller leaves it open.
+}  // namespace
+
+bool swapab_split_rounds(int64_t m, int64_t n, int token_tile, int weight_rows, int split, const DeviceInfo& dev) {
+  const int cap = cluster_capacity(split, dev);
+  const int64_t tiles = int64_t(ceil_div(n, weight_rows)) * ceil_div(std::max<int64_t>(m, 1), token_tile);
+  return split > 1 && cap > 0 && tiles > cap;
+}
+
+namespace {
+
+// What check_config fills in for (token_tile, weight_rows, split) on (m, n, k) when the caller leaves
+// it open.
 struct DefaultShape {
   int warpgroups, kb_slice, kblocks;
-  DefaultShape(int token_tile, int weight_rows, int split, int64_t kb_total, const DeviceInfo& dev,
-               int warpgroups_ = kSwapabDefaultWarpgroups)
+  DefaultShape(int64_t m, int64_t n, int64_t kb_total, int token_tile, int weight_rows, int split,
+               const DeviceInfo& dev, int warpgroups_ = kSwapabDefaultWarpgroups)
       : warpgroups(warpgroups_),
         kb_slice(swapab_kb_slice(kb_total, split)),
-        kblocks(swapab_default_stage_kblocks(token_tile, weight_rows, warpgroups, kb_slice, dev)) {}
+        kblocks(swapab_default_stage_kblocks(token_tile, weight_rows, warpgroups, kb_slice,
+                                             swapab_split_rounds(m, n, token_tile, weight_rows, split, dev), dev)) {}
 };
 
-// Whether the default configuration of (token_tile, weight_rows, split) runs on dev with a ring of
-// at least `min_ring` stages (0: the shallowest that cannot deadlock).
-bool runnable(int token_tile, int weight_rows, int split, int64_t kb_total, int min_ring, int warpgroups,
-              const DeviceInfo& dev) {
+// Whether the default configuration of (token_tile, weight_rows, split) runs (m, n, k) on dev with a
+// ring of at least `min_ring` stages (0: the shallowest that cannot deadlock).
+bool runnable(int64_t m, int64_t n, int64_t kb_total, int token_tile, int weight_rows, int split, int min_ring,
+              int warpgroups, const DeviceInfo& dev) {
   if (split > kb_total || cluster_capacity(split, dev) == 0) return false;
-  const DefaultShape d(token_tile, weight_rows, split, kb_total, dev, warpgroups);
+  const DefaultShape d(m, n, kb_total, token_tile, weight_rows, split, dev, warpgroups);
   const int deepest = swapab_max_stages(token_tile, weight_rows, d.kblocks, d.kb_slice, dev);
   const int per_slice = (d.kb_slice + d.kblocks - 1) / d.kblocks;  // a ring deeper than a K slice never fills
   return deepest >= swapab_min_stages(token_tile, d.warpgroups) && deepest >= std::min(min_ring, per_slice);
 }
 
 // CTAs of a default decode configuration that share one SM.
-int ctas_per_sm(int token_tile, int weight_rows, int split, int64_t kb_total, const DeviceInfo& dev) {
-  const DefaultShape d(token_tile, weight_rows, split, kb_total, dev);
+int ctas_per_sm(int64_t m, int64_t n, int64_t kb_total, int token_tile, int weight_rows, int split,
+                const DeviceInfo& dev) {
+  const DefaultShape d(m, n, kb_total, token_tile, weight_rows, split, dev);
   const int stages = swapab_default_stages(token_tile, weight_rows, d.kblocks, d.kb_slice, d.warpgroups, dev);
   return swapab_ctas_per_sm(token_tile, d.warpgroups,
                             swapab_smem_bytes(token_tile, weight_rows, d.kblocks, stages, d.kb_slice), dev);
@@ -156,7 +175,7 @@ double swapab_cost_ns(int64_t m, int64_t n, int64_t k, int token_tile, int weigh
   if (cluster_capacity(split_k, dev) == 0 || split_k > k / 128) return 1e30;
   // Where a configuration's footprint is small (short K), several CTAs share an SM, and the launch
   // sizes its grid for all of them.
-  const int per_sm = ctas_per_sm(token_tile, weight_rows, split_k, k / 128, dev);
+  const int per_sm = ctas_per_sm(m, n, k / 128, token_tile, weight_rows, split_k, dev);
   const int64_t cap = int64_t(cluster_capacity(split_k, dev)) * per_sm;
   const int64_t m_tiles = ceil_div(std::max<int64_t>(m, 1), token_tile);
   const int64_t tiles = int64_t(ceil_div(n, weight_rows)) * m_tiles;
@@ -203,7 +222,7 @@ blockfp8_config_t choose_config(int64_t m, int64_t n, int64_t k, const DeviceInf
       for (int s = 1; s <= kMaxSplitK; ++s) {
         for (int r = int(std::size(kSwapabWeightRows)) - 1; r >= 0; --r) {
           const int rows = kSwapabWeightRows[r];
-          if (!runnable(cfg.token_tile, rows, s, kb_total, min_ring, warpgroups, dev)) continue;
+          if (!runnable(m, n, kb_total, cfg.token_tile, rows, s, min_ring, warpgroups, dev)) continue;
           const double cost = swapab_cost_ns(m, n, k, cfg.token_tile, rows, s, dev);
           if (best < 0 || cost < best * 0.98) best = cost, cfg.weight_rows = rows, cfg.split_k = s;
         }
@@ -260,7 +279,9 @@ blockfp8_status_t check_config(blockfp8_config_t& cfg, int64_t m, int64_t n, int
       if (cfg.warpgroups != 1 && cfg.warpgroups != 2) return BLOCKFP8_ERROR_INVALID_CONFIG;
       const int kb_slice = swapab_kb_slice(kb_total, cfg.split_k);
       if (cfg.stage_kblocks == 0)
-        cfg.stage_kblocks = swapab_default_stage_kblocks(cfg.token_tile, cfg.weight_rows, cfg.warpgroups, kb_slice, dev);
+        cfg.stage_kblocks = swapab_default_stage_kblocks(
+            cfg.token_tile, cfg.weight_rows, cfg.warpgroups, kb_slice,
+            swapab_split_rounds(m, n, cfg.token_tile, cfg.weight_rows, cfg.split_k, dev), dev);
       if (cfg.stage_kblocks < 1 || cfg.stage_kblocks > kSwapabMaxStageKBlocks) return BLOCKFP8_ERROR_INVALID_CONFIG;
       const int min_stages = swapab_min_stages(cfg.token_tile, cfg.warpgroups);
       const int max_stages = swapab_max_stages(cfg.token_tile, cfg.weight_rows, cfg.stage_kblocks, kb_slice, dev);

@@ -105,10 +105,16 @@ int swapab_ctas_per_sm(int token_tile, int warpgroups, int smem_bytes, const Dev
 constexpr int kSwapabUsefulStages = 4;
 // K-blocks per stage when the caller leaves it to us: weight boxes of about 8 KB (one k-block of a
 // 64-row tile, four of a 16-row one: measured best), but two k-blocks (16 KB) for 64-row tiles with
-// K slices of 16 k-blocks or more; fewer where the ring would not hold `min_stages` of them.
+// K slices of 16 k-blocks or more, where that ring still holds kSwapabDeepRingStages stages and the
+// clusters of a split walk a single round of tiles (`split_rounds` false); fewer k-blocks where the
+// ring would not hold `min_stages` of them.
 constexpr int kSwapabLongSliceKBlocks = 16;
-int swapab_default_stage_kblocks(int token_tile, int weight_rows, int warpgroups, int kb_slice,
+constexpr int kSwapabDeepRingStages = 6;
+int swapab_default_stage_kblocks(int token_tile, int weight_rows, int warpgroups, int kb_slice, bool split_rounds,
                                  const DeviceInfo& dev);
+// Whether the clusters of a split configuration walk more than one round of tiles (counting one CTA
+// an SM: the footprint of the long K slices where the stage size is chosen).
+bool swapab_split_rounds(int64_t m, int64_t n, int token_tile, int weight_rows, int split, const DeviceInfo& dev);
 
 // The dispatcher's cost of a decode configuration, in (roughly) nanoseconds: the busiest SM's
 // bytes at the rate one SM streams, or the whole weight at HBM speed, whichever is longer, plus the

@@ -33,12 +33,19 @@ TEST(Dispatch, StageKBlocksFollowTheMeasuredBoxSize) {
     ASSERT_EQ(c.split_k, 3) << m;  // a 19-k-block slice
     EXPECT_EQ(c.stage_kblocks, 2) << m;
   }
-  EXPECT_EQ(swapab_default_stage_kblocks(8, 64, 2, 7, d), 1);   // 576x7168, split 8: a 7-k-block slice
-  EXPECT_EQ(swapab_default_stage_kblocks(8, 64, 2, 15, d), 1);
-  EXPECT_EQ(swapab_default_stage_kblocks(8, 64, 2, 16, d), 2);
-  EXPECT_EQ(swapab_default_stage_kblocks(8, 32, 2, 56, d), 2);  // 8 KB boxes for short tiles
-  EXPECT_EQ(swapab_default_stage_kblocks(8, 16, 2, 56, d), 4);
-  EXPECT_EQ(swapab_default_stage_kblocks(8, 64, 2, 1, d), 1);   // never more than the slice
+  EXPECT_EQ(swapab_default_stage_kblocks(8, 64, 2, 7, false, d), 1);   // 576x7168, split 8: a 7-k-block slice
+  EXPECT_EQ(swapab_default_stage_kblocks(8, 64, 2, 15, false, d), 1);
+  EXPECT_EQ(swapab_default_stage_kblocks(8, 64, 2, 16, false, d), 2);
+  EXPECT_EQ(swapab_default_stage_kblocks(8, 32, 2, 56, false, d), 2);  // 8 KB boxes for short tiles
+  EXPECT_EQ(swapab_default_stage_kblocks(8, 16, 2, 56, false, d), 4);
+  EXPECT_EQ(swapab_default_stage_kblocks(8, 64, 2, 1, false, d), 1);   // never more than the slice
+  // Not where a split walks several rounds of tiles, nor where the wide boxes leave a shallow ring.
+  EXPECT_EQ(swapab_default_stage_kblocks(8, 64, 2, 19, true, d), 1);
+  EXPECT_EQ(swapab_default_stage_kblocks(64, 64, 2, 64, false, d), 1);  // 7168x8192 M = 64: 4 stages of 2
+  EXPECT_TRUE(swapab_split_rounds(1, 4608, 8, 64, 3, d));    // 72 tiles, 44 clusters of 3
+  EXPECT_FALSE(swapab_split_rounds(1, 2112, 8, 64, 3, d));   // 33 tiles
+  EXPECT_FALSE(swapab_split_rounds(1, 9216, 8, 64, 1, d));   // unsplit: not a split's rounds
+  EXPECT_TRUE(swapab_split_rounds(1, 12288, 8, 64, 2, d));   // 192 tiles, 66 clusters of 2
 }
 
 TEST(Dispatch, PrimaryShapeGetsTheMeasuredBest) {
