@@ -135,10 +135,10 @@ template <int TN, int W>
 constexpr int kWgTokens = kSplitTokens<TN, W> ? TN / 2 : TN;
 
 // One consumer warpgroup's share of a tile's K slice: stages wg, wg + W, wg + 2W, ... of it, every
-// k-block of each (split tokens: every stage, for its tokens tok0 .. tok0 + TW - 1). The wgmma of the next k-block is in flight while the previous one is promoted
-// with its scales (two `part` accumulators, used in turn), so the tensor core never waits on the
-// promotion. The CTA's stages are numbered across its tiles: stage q of its j-th tile is ring
-// position j * stages_per_tile + q.
+// k-block of each (split tokens: every stage, for its tokens tok0 .. tok0 + TW - 1). The wgmma of the
+// next k-block is in flight while the previous one is promoted with its scales (two `part`
+// accumulators, used in turn), so the tensor core never waits on the promotion. The CTA's stages are
+// numbered across its tiles: stage q of its j-th tile is ring position j * stages_per_tile + q.
 template <int TN, int W, bool kFused>
 struct ConsumerLoop {
   using L = Layout<TN>;
@@ -181,7 +181,8 @@ struct ConsumerLoop {
     if (st.q == 0) ptx::mbar_wait(&full[st.pos.slot], st.pos.phase);
     const uint8_t* stage = smem + st.pos.slot * S::bytes(kblocks, rows);
     // A split half starts 64 rows in: a whole number of 1024-byte swizzle atoms.
-    const uint8_t* tokens = (kFused ? resident + st.i * TN * kKBlockBytes : stage + S::tokens(st.q)) + tok0 * kKBlockBytes;
+    const uint8_t* tile = kFused ? resident + st.i * TN * kKBlockBytes : stage + S::tokens(st.q);
+    const uint8_t* tokens = tile + tok0 * kKBlockBytes;
     const uint8_t* weight = stage + S::weight(kblocks, st.q, rows);
     const uint64_t desc_w = ptx::wgmma_desc_k128_sw128(weight);  // weight rows: wgmma A
     const uint64_t desc_t = ptx::wgmma_desc_k128_sw128(tokens);  // tokens: wgmma B
@@ -195,7 +196,8 @@ struct ConsumerLoop {
 
   // acc += part * a_scale[token] * b_scale; after a stage's last k-block, hand the stage back to the
   // producer. The thread owns tokens 8j + 2*(lane%4) + {0,1}: wgmma's accumulator columns.
-  __device__ __forceinline__ void promote(const Step& st, int tok0, float (&part)[TW / 2], float (&acc)[TW / 2]) const {
+  __device__ __forceinline__ void promote(const Step& st, int tok0, float (&part)[TW / 2],
+                                         float (&acc)[TW / 2]) const {
     ptx::fence_regs(part);
     const int lane = threadIdx.x % 32;
     const float* sc = scales + st.i * L::kScalePitch;
@@ -439,7 +441,8 @@ __device__ __forceinline__ void reduce_store(const float* red, const Params& p, 
         if (other < p.split) part[other] = ptx::ld_cluster_f4(ptx::map_to_rank(src, other));
 #pragma unroll
       for (int other = 1; other < kMaxSplitK; ++other)
-        if (other < p.split) sum.x += part[other].x, sum.y += part[other].y, sum.z += part[other].z, sum.w += part[other].w;
+        if (other < p.split)
+          sum.x += part[other].x, sum.y += part[other].y, sum.z += part[other].z, sum.w += part[other].w;
     } else {
       for (int other = 1; other < p.split; ++other) {
         const float4 v = ptx::ld_cluster_f4(ptx::map_to_rank(src, other));
