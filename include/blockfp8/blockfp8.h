@@ -87,7 +87,9 @@ typedef struct blockfp8_config {
                           TILED: 128 (two math warpgroups of 64 on wgmma M) */
   int32_t split_k;     /* SWAPAB_SPLITK: CTAs of one cluster sharing a tile along K: 1..8. TILED: 1 */
   int32_t stages;      /* TMA pipeline depth; 0 = as deep as shared memory allows */
-  int32_t warpgroups;  /* SWAPAB_SPLITK: math warpgroups taking alternate k-blocks: 1 or 2; 0 = default */
+  int32_t warpgroups;  /* SWAPAB_SPLITK: math warpgroups, 1 or 2. Two take alternate stages of token
+                          tiles up to 64 and split a 128-token tile by tokens (64 each). 0 = two
+                          where they can run the problem, else one */
   int32_t weight_rows; /* weight rows (columns of C) per CTA tile; 0 = default.
                           SWAPAB_SPLITK: 16, 32 or 64 (wgmma M is 64; a CTA may stream fewer rows so
                           that every SM gets an equal share of the weight). TILED: wgmma N, a multiple of 16 */
