@@ -79,11 +79,12 @@ std::vector<blockfp8_config_t> forced_paths(int64_t m, bool full) {
     for (int tt : {8, 16, 32, 64, 128})
       if (tt >= t && (tt == t || (full && tt <= 2 * t))) tiles.push_back(tt);
     const std::vector<int> heights = full ? std::vector<int>{16, 32, 64} : std::vector<int>{32, 64};
-    for (int tt : tiles)
+    for (int tt : tiles) {
+      const std::vector<int> warpgroups = full || tt == 128 ? std::vector<int>{1, 2} : std::vector<int>{0};
       for (int rows : heights)
         for (int sk : {1, 2, 3, 4, 6, 8})
           for (int kblocks : {1, 2, 4})
-            for (int wg : full || tt == 128 ? std::vector<int>{1, 2} : std::vector<int>{0}) {
+            for (int wg : warpgroups) {
               blockfp8_config_t c{};  // zeroed: fields added to the struct later mean "default"
               c.kernel = BLOCKFP8_KERNEL_SWAPAB_SPLITK;
               c.token_tile = tt;
@@ -93,6 +94,7 @@ std::vector<blockfp8_config_t> forced_paths(int64_t m, bool full) {
               c.stage_kblocks = kblocks;
               out.push_back(c);
             }
+    }
   }
   if (m >= 64)
     for (int rows : {0, 96, 128, 144, 176, 192}) {

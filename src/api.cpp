@@ -34,11 +34,27 @@ blockfp8_status_t hopper_device(const DeviceInfo** dev) {
 // where the fast kernels cannot take the problem: TMA-hostile pointers, or a K slice whose scales
 // leave no room for a ring. SIMT sums each output in k order whatever M, so it is batch invariant too.
 blockfp8_config_t auto_config(int64_t m, int64_t n, int64_t k, const DeviceInfo& dev, bool invariant, bool tma_ok) {
-  blockfp8_config_t cfg = invariant ? choose_batch_invariant_config(n, k, dev) : choose_config(m, n, k, dev);
-  if (!tma_ok || check_config(cfg, m, n, k, dev) != BLOCKFP8_SUCCESS) {
-    cfg = blockfp8_config_t{};
-    cfg.kernel = BLOCKFP8_KERNEL_SIMT;
-  }
+  blockfp8_config_t cfg{};
+  cfg.kernel = BLOCKFP8_KERNEL_SIMT;
+  if (!tma_ok) return cfg;
+  // choose_config + check_config walk the cost model over every split and tile height: 1.1-1.5 us of
+  // host time a call on the development CPU, more than the rest of the C call. A serving loop repeats
+  // a few shapes, so the answer is kept per thread (no locks), direct-mapped by shape; a collision only
+  // costs a recomputation. DeviceInfo is fixed per ordinal, so (ordinal, shape, invariant) is the key.
+  struct Plan {
+    int64_t m = -1, n = 0, k = 0;
+    int ordinal = 0;
+    bool invariant = false;
+    blockfp8_config_t cfg{};
+  };
+  thread_local Plan plans[64];
+  Plan& slot = plans[(uint64_t(m) * 1000003u + uint64_t(n) * 1009u + uint64_t(k) + uint64_t(dev.ordinal) * 31u +
+                      uint64_t(invariant)) % 64];
+  if (slot.m == m && slot.n == n && slot.k == k && slot.ordinal == dev.ordinal && slot.invariant == invariant)
+    return slot.cfg;
+  blockfp8_config_t chosen = invariant ? choose_batch_invariant_config(n, k, dev) : choose_config(m, n, k, dev);
+  if (check_config(chosen, m, n, k, dev) == BLOCKFP8_SUCCESS) cfg = chosen;
+  slot = Plan{m, n, k, dev.ordinal, invariant, cfg};
   return cfg;
 }
 

@@ -57,8 +57,8 @@ constexpr int kSwapabMaxStages = 48;
 // its next wgmma in flight while it promotes.
 constexpr int kSwapabMaxAlternatingTokenTile = 64;
 constexpr int kSwapabDefaultWarpgroups = 2;
-// Tokens one math warpgroup accumulates.
-inline int swapab_wg_tokens(int token_tile, int warpgroups) {
+// Tokens one math warpgroup accumulates (the kernel's accumulator width too).
+constexpr int swapab_wg_tokens(int token_tile, int warpgroups) {
   return warpgroups == 2 && token_tile > kSwapabMaxAlternatingTokenTile ? token_tile / 2 : token_tile;
 }
 

@@ -128,11 +128,12 @@ struct StageLayout {
   }
 };
 
-// Tokens one math warpgroup accumulates: the whole tile, or its half where two split a wide tile.
+// Tokens one math warpgroup accumulates: the whole tile, or its half where two split a wide tile
+// (the dispatcher's rule, so its ring bounds and the kernel agree).
 template <int TN, int W>
-constexpr bool kSplitTokens = W == 2 && TN > kSwapabMaxAlternatingTokenTile;
+constexpr int kWgTokens = swapab_wg_tokens(TN, W);
 template <int TN, int W>
-constexpr int kWgTokens = kSplitTokens<TN, W> ? TN / 2 : TN;
+constexpr bool kSplitTokens = kWgTokens<TN, W> < TN;
 
 // One consumer warpgroup's share of a tile's K slice: stages wg, wg + W, wg + 2W, ... of it, every
 // k-block of each (split tokens: every stage, for its tokens tok0 .. tok0 + TW - 1). The wgmma of the
