@@ -12,6 +12,13 @@ __device__ __forceinline__ uint32_t smem_addr(const void* p) {
   return static_cast<uint32_t>(__cvta_generic_to_shared(p));
 }
 
+// The dynamic shared memory base rounded up to 1024 bytes (128-byte swizzle atoms need it). It is
+// `raw` plus an offset, not a pointer rebuilt from an integer: rebuilt, it is a generic pointer, and
+// every shared access derived from it compiled to a generic LD.E / ST.E with 64-bit address math.
+__device__ __forceinline__ uint8_t* align_smem_1024(uint8_t* raw) {
+  return raw + ((1024u - (smem_addr(raw) & 1023u)) & 1023u);
+}
+
 // ---------------------------------------------------------------------------------------------
 // mbarrier: a shared-memory barrier that counts thread arrivals and TMA bytes (transaction count).
 __device__ __forceinline__ void mbar_init(uint64_t* bar, uint32_t count) {

@@ -473,7 +473,7 @@ __global__ void __launch_bounds__(kCtaThreads<W>, 1)
   using L = Layout<TN>;
   constexpr int kConsumers = 128 * W;
   extern __shared__ uint8_t smem_raw[];
-  uint8_t* smem = reinterpret_cast<uint8_t*>((reinterpret_cast<uintptr_t>(smem_raw) + 1023) & ~uintptr_t(1023));
+  uint8_t* smem = ptx::align_smem_1024(smem_raw);
   const int stages = p.stages;
   using S = StageLayout<TN, kFused>;
   const int stage_bytes = S::bytes(p.kblocks, p.rows);

@@ -19,6 +19,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <utility>
 
 #include "dispatch_tiled.h"
 #include "kernels/launch.h"
@@ -244,25 +245,41 @@ struct KScales {
   }
 };
 
-// acc += part * scale, the scale chosen per column group by the b_scale block it falls in (split:
-// the first tile column of the second block; block boundaries are multiples of 16 columns).
-template <int BN>
-__device__ __forceinline__ void promote(float (&acc)[BN / 2], float (&part)[BN / 2], const KScales& k, int split) {
-  ptx::fence_regs(part);
+// acc += part * scale, the scale chosen per column group by the b_scale block it falls in. SPLIT is
+// the tile's first column in the second block (block boundaries are multiples of 16 columns), a
+// compile-time constant so that each column's scale is known to the compiler: 4 FFMA per 8 columns
+// and nothing else. With the split at run time ptxas emitted a compare, a select and two multiplies
+// per 8 columns beside the 4 FFMAs: 100 of the 276 instructions a math warp issued per k-block
+// (ncu source counters, 2112x7168 M = 4096, 2026-11-30), on the path both warpgroups run in step.
+template <int BN, int SPLIT>
+__device__ __forceinline__ void promote_at(float (&acc)[BN / 2], const float (&part)[BN / 2], const KScales& k) {
 #pragma unroll
   for (int j = 0; j < BN / 8; ++j) {
     const int col = 8 * j;
-    const bool first = col < split;
-    float s0 = first ? k.s[0][0] : k.s[0][1], s1 = first ? k.s[1][0] : k.s[1][1];
-    if constexpr (kScaleBlocksPerTile<BN> > 2) {
-      const bool third = col >= split + 128;
-      s0 = third ? k.s[0][2] : s0, s1 = third ? k.s[1][2] : s1;
-    }
-    acc[4 * j + 0] = fmaf(part[4 * j + 0], s0, acc[4 * j + 0]);
-    acc[4 * j + 1] = fmaf(part[4 * j + 1], s0, acc[4 * j + 1]);
-    acc[4 * j + 2] = fmaf(part[4 * j + 2], s1, acc[4 * j + 2]);
-    acc[4 * j + 3] = fmaf(part[4 * j + 3], s1, acc[4 * j + 3]);
+    const int b = col < SPLIT ? 0 : (col < SPLIT + 128 ? 1 : 2);
+    acc[4 * j + 0] = fmaf(part[4 * j + 0], k.s[0][b], acc[4 * j + 0]);
+    acc[4 * j + 1] = fmaf(part[4 * j + 1], k.s[0][b], acc[4 * j + 1]);
+    acc[4 * j + 2] = fmaf(part[4 * j + 2], k.s[1][b], acc[4 * j + 2]);
+    acc[4 * j + 3] = fmaf(part[4 * j + 3], k.s[1][b], acc[4 * j + 3]);
   }
+}
+
+// A BN-row tile starts at a multiple of BN, so its offset in a 128-row block is a multiple of
+// gcd(BN, 128) and the split takes 128 / gcd values (1 for BN = 128, 2 for 64 and 192, at most 8):
+// one warp-uniform branch per k-block picks the instantiation.
+constexpr int split_step(int bn) { return (bn & -bn) < 128 ? (bn & -bn) : 128; }
+
+template <int BN, int... I>
+__device__ __forceinline__ void promote_split(float (&acc)[BN / 2], const float (&part)[BN / 2], const KScales& k,
+                                              int split, std::integer_sequence<int, I...>) {
+  constexpr int kStep = split_step(BN);
+  ((split == 128 - I * kStep ? promote_at<BN, 128 - I * kStep>(acc, part, k) : void()), ...);
+}
+
+template <int BN>
+__device__ __forceinline__ void promote(float (&acc)[BN / 2], float (&part)[BN / 2], const KScales& k, int split) {
+  ptx::fence_regs(part);
+  promote_split<BN>(acc, part, k, split, std::make_integer_sequence<int, 128 / split_step(BN)>{});
 }
 
 // The math warpgroups. Warpgroup wg owns tokens 64 wg .. 64 wg + 63 of the tile; thread (warp w, lane
@@ -315,7 +332,7 @@ __global__ void __launch_bounds__(kThreads, 1)
                       const __grid_constant__ CUtensorMap tmap_c, const Params p) {
   using L = Layout<BN>;
   extern __shared__ uint8_t smem_raw[];
-  uint8_t* smem = reinterpret_cast<uint8_t*>((reinterpret_cast<uintptr_t>(smem_raw) + 1023) & ~uintptr_t(1023));
+  uint8_t* smem = ptx::align_smem_1024(smem_raw);
   uint8_t* out = smem + p.stages * L::kStage;
   float* scales = reinterpret_cast<float*>(out + 2 * L::kOutHalf);
   uint64_t* full = reinterpret_cast<uint64_t*>(scales + p.stages * kScalePitch);
