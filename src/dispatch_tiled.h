@@ -13,10 +13,10 @@ namespace blockfp8::detail {
 constexpr int kTiledTokenTile = 128;  // tokens per tile: two math warpgroups of 64 (wgmma M)
 constexpr int kTiledWarpgroups = 2;
 // Weight rows per tile (wgmma N). Each math thread holds two fp32 sets of weight_rows / 2
-// accumulators (the running sum, and the k-block's partial as two half-width wgmma groups so that
-// one is promoted while the other computes), so 192 is the widest that fits the 232 registers a
-// math thread gets. weight_rows / 2 must be a multiple of 8 (a wgmma N, and the second half's
-// B rows starting on a 1024-byte swizzle atom): every width below is a multiple of 16.
+// accumulators (the running sum and the k-block's partial), so 192 is the widest that fits the 232
+// registers a math thread gets. weight_rows / 2 must be a multiple of 8: a cluster pair's producers
+// each multicast half of the weight tile, and that half must start on a 1024-byte swizzle atom.
+// Every width below is a multiple of 16.
 constexpr int kTiledWeightRows[] = {64, 80, 96, 112, 128, 144, 160, 176, 192};
 constexpr int kTiledMaxWeightRows = 192;
 constexpr int kTiledMinStages = 2;

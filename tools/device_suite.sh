@@ -3,9 +3,9 @@
 # Build first (here or there): cmake -S . -B build -G Ninja && cmake --build build
 # Then: OUT=/some/dir bash tools/device_suite.sh [build-dir] [steps...]
 # Steps (default: all but ab and timeline, in this order): env tests probe bench python pybench fuzz
-# ab timeline sanitizer. ab: the diagnostic switch BLOCKFP8_PDL, the GPU tests run with it off (its
-# non-default value) and the switch timed on and off on decode shapes (the tiled kernel's BLOCKFP8_TILED_STAGGER / _PIPELINE measured
-# neutral on 2026-11-30 and were removed; AB_VARS / AB_ARGS name others). timeline:
+# ab timeline sanitizer. ab: diagnostic switches (AB_VARS, default BLOCKFP8_PDL=0): the GPU tests run
+# with each at its non-default value, and each timed on and off (AB_ARGS: where; e.g.
+# AB_VARS=BLOCKFP8_TILED_MULTICAST=1 with tiled shapes). timeline:
 # bench/probes/decode_timeline on the decode shapes, PDL on and off (needs a probe staged from a
 # -DBLOCKFP8_TIMELINE=ON build: tools/stage_device_build.sh's third argument).
 # BUDGET (seconds, default 540) bounds the whole run: each step's limit shrinks to what is left,
@@ -114,17 +114,17 @@ if step fuzz; then
   [ -x "$BUILD/tests/blockfp8_fuzz" ] && run fuzz 300 "$BUILD/tests/blockfp8_fuzz" --cases ${FUZZ_CASES:-2000} --max-seconds ${FUZZ_SECONDS:-240}
 fi
 if step ab; then
-  # Diagnostic switches: correctness with each at AB_TEST_VALUE (default 0: the remaining switches,
-  # BLOCKFP8_PDL and BLOCKFP8_FUSED, are on by default, so the tests step already ran them on), then
-  # each timed on and off, interleaved (tools/env_ab.sh). AB_VARS / AB_ARGS override what and where.
-  AB_VARS=${AB_VARS:-"BLOCKFP8_PDL"}
+  # Diagnostic switches: correctness with each at its non-default value, then each timed on and off,
+  # interleaved (tools/env_ab.sh). AB_VARS lists VAR=value, the value the tests run at (the
+  # non-default one: BLOCKFP8_PDL and BLOCKFP8_FUSED are on by default, BLOCKFP8_TILED_MULTICAST off).
+  # AB_VARS / AB_ARGS override what and where.
+  AB_VARS=${AB_VARS:-"BLOCKFP8_PDL=0"}
   AB_ARGS=${AB_ARGS:-"--shape 2112,7168 --shape 576,7168 --shape 7168,2048 --m 1,4,32 --no-cublaslt"}
-  set_to=""
-  for v in $AB_VARS; do set_to="$set_to $v=${AB_TEST_VALUE:-0}"; done
-  run ab_tests 120 env $set_to "$BUILD/tests/blockfp8_gpu_tests" --gtest_filter='Tiled*:Gemm*:Reliability*:Fused*'
+  # shellcheck disable=SC2086
+  run ab_tests 120 env $AB_VARS "$BUILD/tests/blockfp8_gpu_tests" --gtest_filter='Tiled*:Gemm*:Reliability*:Fused*'
   for v in $AB_VARS; do
     # shellcheck disable=SC2086
-    OUT=$R run "ab_$v" 200 bash tools/env_ab.sh "$BUILD" "$v" $AB_ARGS
+    OUT=$R run "ab_${v%%=*}" 200 bash tools/env_ab.sh "$BUILD" "${v%%=*}" $AB_ARGS
   done
 fi
 if step timeline; then
