@@ -375,11 +375,14 @@ __device__ __forceinline__ void consume(const CUtensorMap* map_c, const Params& 
       pos.next(p.stages);
       const KScales k(scales + s * kScalePitch, row);
       ptx::wgmma_wait<0>();
-      // Computed, and every lane's scales read: the producer(s) may refill it. One arrival a warp.
-      __syncwarp();
-      if (lane == 0) {
-        ptx::mbar_arrive(&empty[s]);
-        if (p.cta_m > 1) ptx::mbar_arrive_cluster(peer_empty + 8 * s);
+      // Computed, and this thread's scales read: the producers may refill it. Every thread arrives
+      // here (one arrival a warp after __syncwarp is as sound under the PTX memory model, but
+      // racecheck reports the other lanes' scale reads against the next cp.async). A pair's
+      // multicast into the other CTA waits for one arrival a warp there.
+      ptx::mbar_arrive(&empty[s]);
+      if (p.cta_m > 1) {
+        __syncwarp();
+        if (lane == 0) ptx::mbar_arrive_cluster(peer_empty + 8 * s);
       }
       promote<BN>(acc, part, k, split);
     }
@@ -407,7 +410,8 @@ __global__ void __launch_bounds__(kThreads, 1)
   if (threadIdx.x == 0) {
     for (int s = 0; s < p.stages; ++s) {
       ptx::mbar_init(&full[s], kFullArrivals);
-      ptx::mbar_init(&empty[s], kMathThreads / 32 * p.cta_m);  // one arrival per math warp of the cluster
+      // Every math thread of this CTA, and with a pair one arrival per math warp of the other CTA.
+      ptx::mbar_init(&empty[s], kMathThreads + (p.cta_m > 1 ? kMathThreads / 32 : 0));
     }
     ptx::fence_barrier_init();
   }
