@@ -12,10 +12,10 @@
 // (M fastest within groups of kTiledGroupM token rows) so that one wave shares its weight and
 // activation tiles in L2, and the producer streams the next tile while the math warpgroups run the
 // current epilogue. No split-K: every output is one CTA's fixed-order sum, bitwise deterministic.
-// Opt-in (BLOCKFP8_TILED_MULTICAST=1, measured neutral): with two or more token tiles the CTAs run
-// as cluster pairs on two token tiles of one weight tile; each producer loads half of the weight
-// tile and multicasts it to both, so the weight crosses L2 -> SM once per pair (a CTA moves 16 KB of
-// A + BN/2 x 128 B of B a k-block, not 16 + BN x 128 B).
+// Opt-in (BLOCKFP8_TILED_MULTICAST=1; multicast_enabled says what it measured): with two or more
+// token tiles the CTAs run as cluster pairs on two token tiles of one weight tile; each producer
+// loads half of the weight tile and multicasts it to both, so the weight crosses L2 -> SM once per
+// pair (a CTA moves 16 KB of A + BN/2 x 128 B of B a k-block, not 16 + BN x 128 B).
 #include <cuda.h>
 #include <cudaTypedefs.h>
 #include <cuda_bf16.h>
@@ -49,8 +49,8 @@ constexpr int kOutCols = 16;
 constexpr int kOutChunkBytes = 64 * kOutCols * 2;  // one warpgroup's 64 rows of one column chunk
 // Named barriers: 1 and 2 are the warpgroups' epilogue barriers; these two pass the issue turn.
 constexpr uint32_t kTurnOf0 = 3, kTurnOf1 = 4;
-// Arrivals that complete a full barrier: the producer's arrive.expect_tx and, per producer lane,
-// the arrival that follows its cp.async copies of the stage's scales.
+// Arrivals that complete a full barrier: the TMA thread's arrive.expect_tx and, per lane of the
+// scale warp, the arrival that follows its cp.async copies of the stage's scales.
 constexpr int kFullArrivals = 1 + 32;
 
 struct Params {
@@ -466,9 +466,10 @@ cudaError_t prepare(int smem_bytes) {
 }
 
 // BLOCKFP8_TILED_MULTICAST=1 runs token tiles as cluster pairs that share the weight tile's L2 -> SM
-// traffic. Off by default: on the H200 it measured neutral (0.93-1.06x, geometric mean 1.005 over
-// 20 points at M = 256-8192, 2026-11-30): the kernel is not bound by L2 -> SM bandwidth, and
-// multicast does not cut the shared-memory traffic (every CTA still receives the whole tile).
+// traffic. Off by default until a wider A/B: on the H200 it measured neutral with the one-warp
+// producer (0.93-1.06x, geometric mean 1.005 over 20 points at M = 256-8192), then 0.93-0.99x at 6
+// of 6 points with the split producer (2026-11-30). It does not cut shared-memory traffic: every
+// CTA still receives the whole tile.
 bool multicast_enabled() {
   static const bool on = env_switch("BLOCKFP8_TILED_MULTICAST", false);
   return on;
