@@ -4,7 +4,8 @@
 # Usage: bash tools/build_variant.sh REV OUT_DIR   -> OUT_DIR/blockfp8-bench, OUT_DIR/blockfp8_gpu_tests
 #   e.g. bash tools/build_variant.sh wip/tiled-direct-epilogue build-dev/direct
 # The source goes to a git worktree under /tmp, built with the same flags as the main build, plus
-# CMAKE_ARGS (e.g. CMAKE_ARGS=-DBLOCKFP8_COMPRESS_FATBIN=ON: binaries about a third the size).
+# CMAKE_ARGS (e.g. CMAKE_ARGS=-DCMAKE_CUDA_FLAGS=-Xfatbin=-compress-all: binaries about a third the
+# size, for any revision; revisions with the BLOCKFP8_COMPRESS_FATBIN option also take that).
 set -euo pipefail
 REV=$1 OUT=$2
 ROOT=$(git rev-parse --show-toplevel)
