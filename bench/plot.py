@@ -8,6 +8,7 @@ header (date, commit, GPU, command), a summary across shapes and a table per sha
     python3 bench/plot.py results.jsonl --out-dir plots --md results.md --command "blockfp8-bench ..."
 """
 import argparse
+import gzip
 import json
 import math
 import os
@@ -20,7 +21,8 @@ DECODE_MAX_M = 256  # the summary's "decode" range: M up to here is bound by the
 def load(path, commit=None):
     """Rows keyed by (backend, config, N, K, M); a later line replaces an earlier one (re-runs append)."""
     rows = OrderedDict()
-    with open(path) as f:
+    opener = gzip.open if path.endswith(".gz") else open  # committed runs are gzipped
+    with opener(path, "rt") as f:
         for lineno, line in enumerate(f, 1):
             line = line.strip()
             if not line:

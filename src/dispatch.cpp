@@ -69,12 +69,12 @@ int swapab_ctas_per_sm(int token_tile, int warpgroups, int smem_bytes, const Dev
 
 int swapab_default_stage_kblocks(int token_tile, int weight_rows, int warpgroups, int kb_slice, bool split_rounds,
                                  const DeviceInfo& dev) {
-  // Forced paths at 2112x7168, two runs on two machines (bench/results/2026-11-29-4a357f8-paths.jsonl,
-  // 2026-11-29-1465364-paths.jsonl): split 3 with 2-k-block stages against 1, M = 1 / 16 / 32 / 64:
+  // Forced paths at 2112x7168, two runs on two machines (bench/results/2026-11-29-4a357f8-paths.jsonl.gz,
+  // 2026-11-29-1465364-paths.jsonl.gz): split 3 with 2-k-block stages against 1, M = 1 / 16 / 32 / 64:
   // 7.95 / 8.27 / 8.67 / 11.05 against 8.40 / 8.49 / 8.99 / 11.07 us, and 7.96 / 8.23 / 8.62 / 11.05
   // against 8.39 / 8.49 / 9.00 / 11.07 us. Half the stages: half the barrier hand-offs and TMA issues.
   // Not where a split walks several rounds of tiles (forced paths, bench/results/2026-11-30-ee76064-
-  // paths.jsonl: 4608x7168 split 3, 2 rounds, 1 against 2 k-blocks 15.15 / 16.56 us; 9216x7168 split 2,
+  // paths.jsonl.gz: 4608x7168 split 3, 2 rounds, 1 against 2 k-blocks 15.15 / 16.56 us; 9216x7168 split 2,
   // 3 rounds, 27.17 / 29.97; unsplit 9216x7168, 2 rounds, kept 2: 28.53 / 31.96), nor where the
   // larger boxes leave a shallow ring (7168x8192 M = 64: 4 stages of 2 k-blocks ran 28.8 us, 9 of one
   // 26.3 at 1465364). Shorter slices and tiles keep 8 KB.
@@ -158,7 +158,7 @@ bool tiled_wins(int64_t m, int64_t n, int64_t k, const DeviceInfo& dev) {
     // 7168x2048 M=256 30.1 vs 12.8. Decode wins up to 66 tiles of 64 x 128, loses from 128.
     return int64_t(ceil_div(n, kSwapabRowsPerTile)) * ceil_div(m, max_token_tile) * 2 > dev.sm_count;
   }
-  // Measured (bench/results/logs/2026-11-29-third-session/paths-mid-m.jsonl, H200, cold): where the
+  // Measured (bench/results/logs/2026-11-29-third-session/paths-mid-m.jsonl.gz, H200, cold): where the
   // weight spans many 128-row tiles, the tiled kernel beats the decode kernel once the token tile
   // would be 128 wide (one warpgroup, no overlap): 32768x512 M=128 12.3 vs 42.0 us, 7168x16384
   // M=128 67.8 vs 103-129 us; and at M = 64 on short K, where decode tiles are all epilogue:

@@ -35,7 +35,7 @@ struct DeviceInfo {
   double kblock_ns = 220.0;
   // A persistent CTA's second and later tiles cost about this much on top of their k-blocks
   // (measured: 33 tiles as 2 rounds of 22 clusters of 6 ran 1.45x slower than 1 round of 3). Fitted
-  // to the forced paths of 4608x7168 and 9216x7168 (bench/results/2026-11-30-ee76064-paths.jsonl):
+  // to the forced paths of 4608x7168 and 9216x7168 (bench/results/2026-11-30-ee76064-paths.jsonl.gz):
   // with 1500 the model under-predicted every multi-round split by 2.5-5 us per extra round and
   // picked split 3 / 8 at 16.6 / 30.6 us where split 1 / 2 ran 14.8 / 27-30 us.
   double tile_ns = 5000.0;

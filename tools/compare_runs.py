@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """The headline figures of one benchmark run, and how they moved against another.
 
-    python3 tools/compare_runs.py NEW.jsonl [OLD.jsonl]
+    python3 tools/compare_runs.py NEW.jsonl[.gz] [OLD.jsonl[.gz]]
 
 For each run: the primary shape (2112x7168) by M; against cuBLASLt at M <= 256, M = 128-512 and
 M = 1024-8192; distance from the floor at M <= 64; TFLOP/s at M = 4096 and 8192. With OLD, also the
@@ -9,13 +9,17 @@ point-by-point ratio (new / old) of the dispatcher's choice where both runs chos
 family, and the points that moved most. Runs on different days or machines drift by a few per cent:
 an interleaved A/B (tools/binary_ab.sh) is the evidence for a change, this is the overview.
 """
+import gzip
 import json
 import statistics
 import sys
 
 
 def load(path):
-    rows = [json.loads(line) for line in open(path)]
+    # Committed runs are gzipped (bench/results/*.jsonl.gz) to keep the tree small; a fresh one is not.
+    opener = gzip.open if path.endswith(".gz") else open
+    with opener(path, "rt") as f:
+        rows = [json.loads(line) for line in f]
     floor = {(r["N"], r["K"]): r["cold_us"] for r in rows if r["backend"] == "floor"}
     lt = {(r["N"], r["K"], r["M"]): r["cold_us"] for r in rows if r["backend"] == "cublaslt" and r["cold_us"]}
     us = {(r["N"], r["K"], r["M"]): r for r in rows if r["backend"] == "blockfp8" and r["cold_us"]}
