@@ -51,12 +51,6 @@ double tiled_cost(int64_t m, int64_t n, int weight_rows, const DeviceInfo& dev) 
   return double(waves) * (weight_rows + kTileFixedRows) * factor;
 }
 
-int tiled_scale_blocks(int weight_rows) {
-  const int low_bit = weight_rows & -weight_rows;
-  const int gcd = low_bit < 128 ? low_bit : 128;
-  return weight_rows - gcd > 128 ? 3 : 2;
-}
-
 blockfp8_status_t check_tiled_config(blockfp8_config_t& cfg, int64_t m, int64_t n, int64_t k, const DeviceInfo& dev) {
   (void)k;  // any K: a persistent CTA streams k-blocks through the ring, whatever their number
   if (cfg.token_tile == 0) cfg.token_tile = kTiledTokenTile;

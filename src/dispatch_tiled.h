@@ -13,7 +13,7 @@ namespace blockfp8::detail {
 constexpr int kTiledTokenTile = 128;  // tokens per tile: two math warpgroups of 64 (wgmma M)
 constexpr int kTiledWarpgroups = 2;
 // Weight rows per tile (wgmma N). Each math thread holds two fp32 sets of weight_rows / 2
-// accumulators (the running sum and the k-block's partial), so 192 is the widest that fits the 232
+// accumulators (the running sum and the k-block's partial), so 192 is the widest that fits the 224
 // registers a math thread gets. weight_rows / 2 must be a multiple of 8: a cluster pair's producers
 // each multicast half of the weight tile, and that half must start on a 1024-byte swizzle atom.
 // Every width below is a multiple of 16.
@@ -42,9 +42,18 @@ bool tiled_weight_rows_supported(int weight_rows);
 // fixed share (the A tile it loads, pipeline fill, epilogue), times a measured penalty for widths
 // whose tiles touch three b_scale blocks. Exposed for tests and the benchmark.
 double tiled_cost(int64_t m, int64_t n, int weight_rows, const DeviceInfo& dev);
-// The most 128-row b_scale blocks a tile of weight_rows rows (starting at a multiple of
-// weight_rows) touches: 3 for 176, 2 for every other supported width.
-int tiled_scale_blocks(int weight_rows);
+// A tile of weight_rows rows starts at a multiple of weight_rows, so its offset in a 128-row b_scale
+// block is a multiple of gcd(weight_rows, 128): the step of the column where its second block begins.
+constexpr int tiled_scale_step(int weight_rows) {
+  const int low_bit = weight_rows & -weight_rows;
+  return low_bit < 128 ? low_bit : 128;
+}
+// The most 128-row b_scale blocks such a tile touches: 3 for 176, 2 for every other supported width.
+constexpr int tiled_scale_blocks(int weight_rows) {
+  return weight_rows - tiled_scale_step(weight_rows) > 128 ? 3 : 2;
+}
+static_assert(tiled_scale_blocks(176) == 3 && tiled_scale_blocks(192) == 2 && tiled_scale_blocks(160) == 2 &&
+              tiled_scale_blocks(144) == 2 && tiled_scale_blocks(128) == 2, "b_scale blocks a tile touches");
 
 // Validates a (possibly forced) TILED configuration and fills its defaults: 0 in token_tile,
 // split_k, warpgroups, weight_rows or stages means "the default"; anything else must be what the

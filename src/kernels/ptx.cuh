@@ -410,9 +410,6 @@ struct WgmmaE4M3<192> {
   }
 };
 
-// Half-width instructions: the tiled kernel issues a weight tile as two wgmma groups of
-// weight_rows / 2 columns each, so that one half computes while the other is promoted.
-
 #undef BLOCKFP8_TILED_R8
 
 }  // namespace blockfp8::ptx

@@ -312,8 +312,8 @@ __device__ __forceinline__ void load_b_scales(float* scales, const Params& p, in
 // is the cost: every load of a pass is issued before any arithmetic, and a pass waits its loads out
 // behind the weight stream the producer has already started (making the producer wait for the X
 // loads to go out first measured slower: 10.9 against 9.8 us at M = 1 on 2112 x 7168); the
-// dispatcher takes this kernel only where that pays (kSwapabFusedMaxGroups = 96 groups: with 16 lanes
-// a group, 6 groups a thread at most, one pass).
+// dispatcher takes this kernel only where that pays (at most kSwapabFusedMaxGroups groups: with 16
+// lanes a group, a few groups a thread, one pass).
 constexpr int kFusedLoadsPerThread = 8;
 static_assert(kFusedLoadsPerThread * 16 >= kSwapabFusedMaxGroups, "the fused slice takes one pass of loads");
 

@@ -59,7 +59,6 @@ struct Params {
   // CTAs of a cluster along M (1 or 2). With 2, the cluster's CTAs take token tiles 2u and 2u + 1
   // against one weight tile, and each producer multicasts its half of the weight tile to both.
   int cta_m;
-  int group_units;  // units along M per group of the grouped order: kTiledGroupM / cta_m
   int m_units;      // ceil(m_tiles / cta_m)
   int64_t units;    // m_units * n_tiles: what the clusters walk
   const float* a_scale;
@@ -86,17 +85,6 @@ struct Layout {
   static_assert(kStage % 1024 == 0, "stages must keep the 1024-byte alignment of swizzle atoms");
 };
 
-// A weight tile of BN rows starting at a multiple of BN touches up to this many 128-row b_scale
-// blocks: its start within a block is a multiple of gcd(BN, 128), at most 128 - gcd.
-constexpr int scale_blocks_per_tile(int bn) {
-  const int gcd = (bn & -bn) < 128 ? (bn & -bn) : 128;
-  return bn - gcd > 128 ? 3 : 2;
-}
-template <int BN>
-constexpr int kScaleBlocksPerTile = scale_blocks_per_tile(BN);
-static_assert(kScaleBlocksPerTile<176> == 3 && kScaleBlocksPerTile<192> == 2 && kScaleBlocksPerTile<160> == 2 &&
-              kScaleBlocksPerTile<144> == 2 && kScaleBlocksPerTile<128> == 2, "b_scale blocks a tile touches");
-
 struct Tile {
   int m0, n0;
 };
@@ -107,11 +95,12 @@ struct Tile {
 // the r-th (past M when m_tiles is odd: it still loads its half of the weight, and stores nothing).
 template <int BN>
 __device__ __forceinline__ Tile tile_at(int64_t u, const Params& p, int rank) {
-  const int64_t per_group = int64_t(p.group_units) * p.n_tiles;
+  const int group_units = kTiledGroupM / p.cta_m;  // a group spans kTiledGroupM token tiles
+  const int64_t per_group = int64_t(group_units) * p.n_tiles;
   const int group = int(u / per_group);
   const int local = int(u - int64_t(group) * per_group);
-  const int first = group * p.group_units;
-  const int rows = min(p.group_units, p.m_units - first);
+  const int first = group * group_units;
+  const int rows = min(group_units, p.m_units - first);
   return {((first + local % rows) * p.cta_m + rank) * kTokens, (local / rows) * BN};
 }
 
@@ -312,22 +301,20 @@ __device__ __forceinline__ void promote_at(float (&acc)[BN / 2], const float (&p
   }
 }
 
-// A BN-row tile starts at a multiple of BN, so its offset in a 128-row block is a multiple of
-// gcd(BN, 128) and the split takes 128 / gcd values (1 for BN = 128, 2 for 64 and 192, at most 8):
+// The split takes 128 / tiled_scale_step(BN) values (1 for BN = 128, 2 for 64 and 192, at most 8):
 // one warp-uniform branch per k-block picks the instantiation.
-constexpr int split_step(int bn) { return (bn & -bn) < 128 ? (bn & -bn) : 128; }
 
 template <int BN, int... I>
 __device__ __forceinline__ void promote_split(float (&acc)[BN / 2], const float (&part)[BN / 2], const KScales& k,
                                               int split, std::integer_sequence<int, I...>) {
-  constexpr int kStep = split_step(BN);
+  constexpr int kStep = tiled_scale_step(BN);
   ((split == 128 - I * kStep ? promote_at<BN, 128 - I * kStep>(acc, part, k) : void()), ...);
 }
 
 template <int BN>
 __device__ __forceinline__ void promote(float (&acc)[BN / 2], float (&part)[BN / 2], const KScales& k, int split) {
   ptx::fence_regs(part);
-  promote_split<BN>(acc, part, k, split, std::make_integer_sequence<int, 128 / split_step(BN)>{});
+  promote_split<BN>(acc, part, k, split, std::make_integer_sequence<int, 128 / tiled_scale_step(BN)>{});
 }
 
 // The math warpgroups. Warpgroup wg owns tokens 64 wg .. 64 wg + 63 of the tile; thread (warp w, lane
@@ -467,7 +454,7 @@ cudaError_t prepare(int smem_bytes) {
 
 // BLOCKFP8_TILED_MULTICAST=1 runs token tiles as cluster pairs that share the weight tile's L2 -> SM
 // traffic. Off by default until a wider A/B: on the H200 it measured neutral with the one-warp
-// producer (0.93-1.06x, geometric mean 1.005 over 20 points at M = 256-8192), then 0.93-0.99x at 6
+// producer (0.93-1.06x, geometric mean 1.004 over 20 points at M = 256-8192), then 0.93-0.99x at 6
 // of 6 points with the split producer (2026-11-30). It does not cut shared-memory traffic: every
 // CTA still receives the whole tile.
 bool multicast_enabled() {
@@ -488,7 +475,6 @@ blockfp8_status_t launch(const Problem& p, const blockfp8_config_t& cfg, const D
   // Pairs of token tiles share the weight tile's L2 -> SM traffic wherever there are two.
   const int pair_clusters = dev.max_clusters[2];
   prm.cta_m = multicast_enabled() && prm.m_tiles >= 2 && pair_clusters > 0 ? 2 : 1;
-  prm.group_units = kTiledGroupM / prm.cta_m;
   prm.m_units = (prm.m_tiles + prm.cta_m - 1) / prm.cta_m;
   prm.units = int64_t(prm.m_units) * prm.n_tiles;
   prm.a_scale = p.a_scale, prm.sa_m = p.a_scale_stride_m, prm.sa_k = p.a_scale_stride_k;
