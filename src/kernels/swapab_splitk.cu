@@ -724,10 +724,29 @@ blockfp8_status_t enqueue(const CUtensorMap& map_a, const CUtensorMap& map_b, co
   return BLOCKFP8_SUCCESS;
 }
 
+// Experiment (branch wip/t16-two-ctas): at most this many CTAs of an instantiation share an SM (0:
+// no cap). `align_smem_1024` took the 16-token, 2-warpgroup kernel from 76 to 69 registers, so three
+// of its 288-thread CTAs fit an SM by registers where two did (72 x 288 = 20736 registers each
+// against 80 x 288 = 23040), and M = 16 on K = 512 / 1536 weights measured 1.07-1.16x slower across
+// two full runs. The cap holds it to two by the shared memory it asks for; reg_ctas reports the
+// same number to the dispatcher.
+template <int TN, int W>
+constexpr int kCtasPerSmCap = (TN == 16 && W == 2) ? 2 : 0;
+
+template <int TN, int W>
+int capped_smem(int smem, const DeviceInfo& dev) {
+  if constexpr (kCtasPerSmCap<TN, W> > 0) {
+    const int floor_bytes = dev.smem_per_sm / (kCtasPerSmCap<TN, W> + 1) - dev.smem_reserved_per_cta + 1;
+    return std::max(smem, floor_bytes);
+  }
+  return smem;
+}
+
 template <int TN, int W>
 blockfp8_status_t launch(const Problem& p, const blockfp8_config_t& cfg, const DeviceInfo& dev, cudaStream_t stream) {
   const int kb_slice = swapab_kb_slice(p.k / 128, cfg.split_k);
-  const int smem = swapab_smem_bytes(TN, cfg.weight_rows, cfg.stage_kblocks, cfg.stages, kb_slice);
+  const int smem =
+      capped_smem<TN, W>(swapab_smem_bytes(TN, cfg.weight_rows, cfg.stage_kblocks, cfg.stages, kb_slice), dev);
   CUtensorMap map_a, map_b;
   if (!cached_tile_map(&map_a, operand_map(p.a, p.m, p.k, p.lda, TN, cfg.stage_kblocks)) ||
       !cached_tile_map(&map_b, operand_map(p.b, p.n, p.k, p.ldb, cfg.weight_rows, cfg.stage_kblocks)))
@@ -763,6 +782,7 @@ int reg_ctas() {
     cudaGetLastError();
     return 0;
   }
+  if constexpr (kCtasPerSmCap<TN, W> > 0) n = std::min(n, kCtasPerSmCap<TN, W>);
   return n;
 }
 
