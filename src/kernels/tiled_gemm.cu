@@ -351,16 +351,25 @@ __device__ __forceinline__ void consume(const CUtensorMap* map_c, const Params& 
     const int split = 128 - tile.n0 % 128;
 #pragma unroll
     for (int i = 0; i < BN / 2; ++i) acc[i] = 0.f;
-    for (int kb = 0; kb < p.kb_total; ++kb) {
-      const int s = pos.stage;
-      ptx::mbar_wait(&full[s], pos.phase);
+    // Software-pipelined by one step (experiment, branch wip/tiled-early-wait; the order cuBLASLt's
+    // kernel uses): while k-block kb's wgmmas run, read its scales and wait for k-block kb + 1's
+    // stage, so that after the group completes only the release, the promotion and the next issue
+    // stand between one k-block's tensor work and the next.
+    auto issue = [&](int stage) {
       if (wg == 1) ptx::named_barrier(kTurnOf1, 256);
       else if (!first_issue) ptx::named_barrier(kTurnOf0, 256);
       first_issue = false;
-      issue_kblock<BN>(part, smem + s * L::kStage, wg);
+      issue_kblock<BN>(part, smem + stage * L::kStage, wg);
       ptx::named_barrier_arrive(wg == 0 ? kTurnOf1 : kTurnOf0, 256);
-      pos.next(p.stages);
+    };
+    int s = pos.stage;
+    ptx::mbar_wait(&full[s], pos.phase);
+    issue(s);
+    pos.next(p.stages);
+    for (int kb = 0; kb < p.kb_total; ++kb) {
+      const bool more = kb + 1 < p.kb_total;
       const KScales k(scales + s * kScalePitch, row);
+      if (more) ptx::mbar_wait(&full[pos.stage], pos.phase);
       ptx::wgmma_wait<0>();
       // Computed, and this thread's scales read: the producers may refill it. Every thread arrives
       // here (one arrival a warp after __syncwarp is as sound under the PTX memory model, but
@@ -372,6 +381,11 @@ __device__ __forceinline__ void consume(const CUtensorMap* map_c, const Params& 
         if (lane == 0) ptx::mbar_arrive_cluster(peer_empty + 8 * s);
       }
       promote<BN>(acc, part, k, split);
+      if (more) {
+        s = pos.stage;
+        issue(s);
+        pos.next(p.stages);
+      }
     }
     if (p.tma_store) store_tile_tma<BN>(acc, map_c, p, my_out, tile, wg, tid_wg);
     else store_tile_direct<BN>(acc, p, tile, wg, tid_wg);
