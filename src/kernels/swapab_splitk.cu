@@ -724,12 +724,11 @@ blockfp8_status_t enqueue(const CUtensorMap& map_a, const CUtensorMap& map_b, co
   return BLOCKFP8_SUCCESS;
 }
 
-// Experiment (branch wip/t16-two-ctas): at most this many CTAs of an instantiation share an SM (0:
-// no cap). `align_smem_1024` took the 16-token, 2-warpgroup kernel from 76 to 69 registers, so three
-// of its 288-thread CTAs fit an SM by registers where two did (72 x 288 = 20736 registers each
-// against 80 x 288 = 23040), and M = 16 on K = 512 / 1536 weights measured 1.07-1.16x slower across
-// two full runs. The cap holds it to two by the shared memory it asks for; reg_ctas reports the
-// same number to the dispatcher.
+// At most this many CTAs of an instantiation share an SM (0: no cap). `align_smem_1024` took the
+// 16-token, 2-warpgroup kernel from 76 to 69 registers, so three of its 288-thread CTAs fit an SM by
+// registers where two did, and M = 16 on K = 512 / 1536 weights ran 1.07-1.19x slower. Holding it to
+// two (by the shared memory it asks for; reg_ctas tells the dispatcher the same) measured 0.82-0.93x
+// at M = 16 on six shapes and 1.00 at M = 8 and 32 (2026-11-30, bench/results/logs/2026-11-30-s7-ab).
 template <int TN, int W>
 constexpr int kCtasPerSmCap = (TN == 16 && W == 2) ? 2 : 0;
 

@@ -12,8 +12,8 @@
 // (M fastest within groups of kTiledGroupM token rows) so that one wave shares its weight and
 // activation tiles in L2, and the producer streams the next tile while the math warpgroups run the
 // current epilogue. No split-K: every output is one CTA's fixed-order sum, bitwise deterministic.
-// Opt-in (BLOCKFP8_TILED_MULTICAST=1; multicast_enabled says what it measured): with two or more
-// token tiles the CTAs run as cluster pairs on two token tiles of one weight tile; each producer
+// Multicast (on unless BLOCKFP8_TILED_MULTICAST=0; multicast_enabled says what it measured): with two
+// or more token tiles the CTAs run as cluster pairs on two token tiles of one weight tile; each producer
 // loads half of the weight tile and multicasts it to both, so the weight crosses L2 -> SM once per
 // pair (a CTA moves 16 KB of A + BN/2 x 128 B of B a k-block, not 16 + BN x 128 B).
 #include <cuda.h>
@@ -351,10 +351,10 @@ __device__ __forceinline__ void consume(const CUtensorMap* map_c, const Params& 
     const int split = 128 - tile.n0 % 128;
 #pragma unroll
     for (int i = 0; i < BN / 2; ++i) acc[i] = 0.f;
-    // Software-pipelined by one step (experiment, branch wip/tiled-early-wait; the order cuBLASLt's
-    // kernel uses): while k-block kb's wgmmas run, read its scales and wait for k-block kb + 1's
-    // stage, so that after the group completes only the release, the promotion and the next issue
-    // stand between one k-block's tensor work and the next.
+    // Pipelined by one step, in the order cuBLASLt's kernel uses: while k-block kb's wgmmas run, its
+    // scales are read and k-block kb + 1's stage is waited for, so that after the group completes
+    // only the release, the promotion and the next issue stand between one k-block's tensor work and
+    // the next. Measured 0.90-1.02x (15 of 20 points faster, M = 256-8192; 2026-11-30, s7-ab).
     auto issue = [&](int stage) {
       if (wg == 1) ptx::named_barrier(kTurnOf1, 256);
       else if (!first_issue) ptx::named_barrier(kTurnOf0, 256);
@@ -466,13 +466,13 @@ cudaError_t prepare(int smem_bytes) {
   return raise_smem_limit(tiled_gemm_kernel<BN>, raised, smem_bytes);
 }
 
-// BLOCKFP8_TILED_MULTICAST=1 runs token tiles as cluster pairs that share the weight tile's L2 -> SM
-// traffic. Off by default until a wider A/B: on the H200 it measured neutral with the one-warp
-// producer (0.93-1.06x, geometric mean 1.004 over 20 points at M = 256-8192), then 0.93-0.99x at 6
-// of 6 points with the split producer (2026-11-30). It does not cut shared-memory traffic: every
-// CTA still receives the whole tile.
+// Token tiles run as cluster pairs that share the weight tile's L2 -> SM traffic unless
+// BLOCKFP8_TILED_MULTICAST=0. On the H200: neutral with the one-warp producer (0.93-1.06x), then with
+// the split producer 0.93-0.99x at 6 of 6 points and 0.895-1.05x over 20 points at M = 256-8192
+// (geometric mean about 0.98; every point at M >= 4096 below 1; bench/results/logs/2026-11-30-s7-ab).
+// It does not cut shared-memory traffic: every CTA still receives the whole tile.
 bool multicast_enabled() {
-  static const bool on = env_switch("BLOCKFP8_TILED_MULTICAST", false);
+  static const bool on = env_switch("BLOCKFP8_TILED_MULTICAST", true);
   return on;
 }
 

@@ -104,10 +104,10 @@ TEST_F(TiledTest, EveryWeightRowsWithTails) {
     ASSERT_NO_FATAL_FAILURE(run_case(s, every_width()));
 }
 
-// The shapes of the spec, each with the default width and two forced ones. With
-// BLOCKFP8_TILED_MULTICAST=1 (the device suite's ab step) token tiles from 129 tokens up run as
-// cluster pairs sharing the weight tile; 300 and 1300 tokens leave the last pair with a CTA past M
-// (11 token tiles: several rounds of pairs per cluster at 7168 rows).
+// The shapes of the spec, each with the default width and two forced ones. Token tiles from 129
+// tokens up run as cluster pairs sharing the weight tile (unless BLOCKFP8_TILED_MULTICAST=0); 300
+// and 1300 tokens leave the last pair with a CTA past M (11 token tiles: several rounds of pairs per
+// cluster at 7168 rows).
 TEST_F(TiledTest, Shapes) {
   const std::vector<blockfp8_config_t> cfgs = {tiled(), tiled(176), tiled(128)};
   for (const GemmSpec& s :
