@@ -188,7 +188,7 @@ BLOCKFP8_API blockfp8_status_t blockfp8_quantize_1x128(int64_t m, int64_t k, con
   if (st != BLOCKFP8_SUCCESS || q.m == 0) return st;
   const DeviceInfo* dev = nullptr;
   if ((st = hopper_device(&dev)) != BLOCKFP8_SUCCESS) return st;
-  return launch_quantize_1x128(q, dev->sm_count, stream);
+  return launch_quantize_1x128(q, stream);
 }
 
 BLOCKFP8_API blockfp8_status_t blockfp8_gemm_bf16a(int64_t m, int64_t n, int64_t k, const void* x, int64_t ldx,
@@ -220,7 +220,7 @@ BLOCKFP8_API blockfp8_status_t blockfp8_gemm_bf16a(int64_t m, int64_t n, int64_t
   q.x_q = workspace, q.ldq = k;
   q.scales = reinterpret_cast<float*>(static_cast<uint8_t*>(workspace) + plan.scales_offset);
   q.scale_stride_m = k / 128, q.scale_stride_k = 1;
-  if ((st = launch_quantize_1x128(q, dev->sm_count, stream)) != BLOCKFP8_SUCCESS) return st;
+  if ((st = launch_quantize_1x128(q, stream)) != BLOCKFP8_SUCCESS) return st;
   p.a = q.x_q, p.lda = k, p.a_scale = q.scales, p.a_scale_stride_m = k / 128, p.a_scale_stride_k = 1;
   // The quantiser lets this launch start early (launch_dependents): the GEMM's prologue overlaps it.
   // Streaming the weight before the quantiser ends too (BLOCKFP8_FLAG_CONST_WEIGHTS, whose condition

@@ -34,7 +34,6 @@ blockfp8_status_t launch_tiled_gemm(const Problem& p, const blockfp8_config_t& c
 blockfp8_status_t launch_simt_gemm(const Problem& p, cudaStream_t stream);
 
 // src/kernels/quantize_1x128.cu — the activation quantiser (blockfp8_quantize_1x128), memory-bound.
-// sms: the device's SM count (the grid is one wave).
-blockfp8_status_t launch_quantize_1x128(const QuantizeProblem& q, int sms, cudaStream_t stream);
+blockfp8_status_t launch_quantize_1x128(const QuantizeProblem& q, cudaStream_t stream);
 
 }  // namespace blockfp8::detail

@@ -7,14 +7,12 @@
 //   [8 sub, 8 sub + 8), one 16-byte load for 16-bit inputs (two for fp32) and one 8-byte store of
 //   e4m3. The two half-warps of a warp take adjacent groups, so every warp-wide load instruction
 //   reads 512 (fp32: 2 x 512) contiguous bytes and every store writes 256 contiguous bytes.
-//   A warp's work item is 2U consecutive groups of one row (U = 2 at K = 7168: 14 items per row).
+//   A warp's work item is 2U consecutive groups of one row (U = 4 at K = 7168: 7 items per row),
+//   all U loads issued before any arithmetic so each thread keeps 64-128 bytes in flight.
 //   The group's amax is reduced with 4 xor-shuffles inside the half-warp (full-warp mask: every lane
 //   of the warp executes them, out-of-range groups on zeros, so there is no divergence around them).
-//   The grid is one wave (the CTAs the SMs hold at once, or fewer where there is less work); each
-//   warp walks its items `warps` apart and loads item i + 1 before it converts item i, so a thread
-//   keeps 2 x U x 16 bytes in flight and never waits for its own stores' turn. One CTA per 8 items,
-//   as before, ran 3.4 short-lived waves at M = 4096, K = 7168 and was not HBM-bound: cold 27.8 us
-//   against hot 26.6 (fp32 scales, 3205 GB/s, run ecdbf6e).
+//   The grid holds one CTA per 8 work items (M = 4096, K = 7168: 3584 CTAs of 256 threads), so the
+//   block scheduler balances the tail; a grid-stride loop covers problems beyond the grid cap.
 //
 // Bit-exactness with vLLM's per_token_group_quant_fp8 (group_size 128, eps 1e-10, fp8 max 448)
 //   - amax starts at eps and is fmaxf-reduced over |x| (max is exact and order-independent).
@@ -84,53 +82,6 @@ __device__ __forceinline__ void load8(const T* src, T (&v)[kPerLane]) {
   }
 }
 
-// One work item's loads: U groups of this half-warp's row (zeros past the row's end).
-template <class T, int U, bool kVec>
-__device__ __forceinline__ void load_item(const Params& p, int64_t item, int half, int sub, T (&v)[U][kPerLane]) {
-  const int64_t row = item / p.chunks_per_row;
-  const int first = int(item - row * p.chunks_per_row) * (2 * U);
-  const T* xrow = static_cast<const T*>(p.x) + row * p.ldx + sub * kPerLane;
-#pragma unroll
-  for (int u = 0; u < U; ++u) {
-    const int kb = first + 2 * u + half;
-    if (kb < p.k_blocks) {
-      load8<T, kVec>(xrow + int64_t(kb) * kGroup, v[u]);
-    } else {
-#pragma unroll
-      for (int i = 0; i < kPerLane; ++i) v[u][i] = T(0.0f);
-    }
-  }
-}
-
-// One work item's arithmetic and stores, from its loaded values.
-template <class T, int U, bool kVec, bool kUe8m0>
-__device__ __forceinline__ void quantize_item(const Params& p, int64_t item, int half, int sub,
-                                              const T (&v)[U][kPerLane]) {
-  const int64_t row = item / p.chunks_per_row;
-  const int first = int(item - row * p.chunks_per_row) * (2 * U);
-#pragma unroll
-  for (int u = 0; u < U; ++u) {
-    const int kb = first + 2 * u + half;
-    float f[kPerLane];
-#pragma unroll
-    for (int i = 0; i < kPerLane; ++i) f[i] = to_float(v[u][i]);
-    const float amax = half_warp_group_amax(f);
-    if (kb >= p.k_blocks) continue;  // uniform across the half-warp, after the shuffles
-
-    const float s = group_scale(amax, kUe8m0);
-    uint32_t packed[kPerLane / 4];
-    quantize_by_scale<kUe8m0>(f, s, packed);
-    uint8_t* dst = p.x_q + row * p.ldq + int64_t(kb) * kGroup + sub * kPerLane;
-    if constexpr (kVec) {
-      *reinterpret_cast<uint2*>(dst) = make_uint2(packed[0], packed[1]);
-    } else {
-#pragma unroll
-      for (int i = 0; i < kPerLane; ++i) dst[i] = uint8_t(packed[i / 4] >> (8 * (i % 4)));
-    }
-    if (sub == 0) p.scales[row * p.ss_m + int64_t(kb) * p.ss_k] = s;
-  }
-}
-
 template <class T, int U, bool kVec, bool kUe8m0>
 __global__ void __launch_bounds__(kThreads) quantize_1x128_kernel(const Params p) {
   // A GEMM launched after this kernel with programmatic dependent launch (the decode kernel) may
@@ -143,75 +94,86 @@ __global__ void __launch_bounds__(kThreads) quantize_1x128_kernel(const Params p
   const int sub = lane & 15;   // elements [8 sub, 8 sub + 8) of that group
   const int64_t warp_stride = int64_t(gridDim.x) * kWarpsPerCta;
 
-  int64_t item = int64_t(blockIdx.x) * kWarpsPerCta + (threadIdx.x >> 5);
-  if (item >= p.items) return;
-  // Two buffers in turn: item + warp_stride's loads go out before item's arithmetic.
-  alignas(16) T v0[U][kPerLane];
-  alignas(16) T v1[U][kPerLane];
-  load_item<T, U, kVec>(p, item, half, sub, v0);
-  while (true) {
-    int64_t next = item + warp_stride;
-    if (next < p.items) load_item<T, U, kVec>(p, next, half, sub, v1);
-    quantize_item<T, U, kVec, kUe8m0>(p, item, half, sub, v0);
-    if (next >= p.items) return;
-    item = next, next += warp_stride;
-    if (next < p.items) load_item<T, U, kVec>(p, next, half, sub, v0);
-    quantize_item<T, U, kVec, kUe8m0>(p, item, half, sub, v1);
-    if (next >= p.items) return;
-    item = next;
+  for (int64_t item = int64_t(blockIdx.x) * kWarpsPerCta + (threadIdx.x >> 5); item < p.items; item += warp_stride) {
+    const int64_t row = item / p.chunks_per_row;
+    const int first = int(item - row * p.chunks_per_row) * (2 * U);
+    const T* xrow = static_cast<const T*>(p.x) + row * p.ldx + sub * kPerLane;
+
+    // All loads first.
+    alignas(16) T v[U][kPerLane];
+#pragma unroll
+    for (int u = 0; u < U; ++u) {
+      const int kb = first + 2 * u + half;
+      if (kb < p.k_blocks) {
+        load8<T, kVec>(xrow + int64_t(kb) * kGroup, v[u]);
+      } else {
+#pragma unroll
+        for (int i = 0; i < kPerLane; ++i) v[u][i] = T(0.0f);
+      }
+    }
+
+#pragma unroll
+    for (int u = 0; u < U; ++u) {
+      const int kb = first + 2 * u + half;
+      float f[kPerLane];
+#pragma unroll
+      for (int i = 0; i < kPerLane; ++i) f[i] = to_float(v[u][i]);
+      const float amax = half_warp_group_amax(f);
+      if (kb >= p.k_blocks) continue;  // uniform across the half-warp, after the shuffles
+
+      const float s = group_scale(amax, kUe8m0);
+      uint32_t packed[kPerLane / 4];
+      quantize_by_scale<kUe8m0>(f, s, packed);
+      uint8_t* dst = p.x_q + row * p.ldq + int64_t(kb) * kGroup + sub * kPerLane;
+      if constexpr (kVec) {
+        *reinterpret_cast<uint2*>(dst) = make_uint2(packed[0], packed[1]);
+      } else {
+#pragma unroll
+        for (int i = 0; i < kPerLane; ++i) dst[i] = uint8_t(packed[i / 4] >> (8 * (i % 4)));
+      }
+      if (sub == 0) p.scales[row * p.ss_m + int64_t(kb) * p.ss_k] = s;
+    }
   }
 }
 
 // Groups per warp item: 2U. Prefer a U that divides the row's groups evenly, else the largest that
-// the row can fill. Two items in flight at U = 2 keep as many bytes in flight as one did at U = 4,
-// with items half the size, so the warps' shares of a wave differ less.
+// the row can fill.
 int choose_u(int64_t k_blocks) {
-  for (int u : {2, 1})
+  for (int u : {4, 2, 1})
     if (k_blocks % (2 * u) == 0) return u;
-  return k_blocks >= 4 ? 2 : 1;
-}
-
-// CTAs of this instantiation an SM holds at once (registers decide), asked once per instantiation.
-template <class T, int U, bool kVec, bool kUe8m0>
-int ctas_per_sm() {
-  static const int n = [] {
-    int ctas = 0;
-    if (cudaOccupancyMaxActiveBlocksPerMultiprocessor(&ctas, quantize_1x128_kernel<T, U, kVec, kUe8m0>, kThreads, 0) !=
-        cudaSuccess) {
-      cudaGetLastError();
-      return 1;
-    }
-    return std::max(ctas, 1);
-  }();
-  return n;
-}
-
-template <class T, int U, bool kVec, bool kUe8m0>
-cudaError_t launch_fmt(const Params& prm, int sms, cudaStream_t stream) {
-  const int64_t wave = int64_t(sms) * ctas_per_sm<T, U, kVec, kUe8m0>();
-  const int64_t grid = std::min({(prm.items + kWarpsPerCta - 1) / kWarpsPerCta, wave, kMaxGrid});
-  quantize_1x128_kernel<T, U, kVec, kUe8m0><<<unsigned(grid), kThreads, 0, stream>>>(prm);
-  return cudaGetLastError();
+  return k_blocks >= 8 ? 4 : (k_blocks >= 4 ? 2 : 1);
 }
 
 template <class T, int U, bool kVec>
-cudaError_t launch_typed(const Params& prm, bool ue8m0, int sms, cudaStream_t stream) {
-  return ue8m0 ? launch_fmt<T, U, kVec, true>(prm, sms, stream) : launch_fmt<T, U, kVec, false>(prm, sms, stream);
+cudaError_t launch_typed(const Params& prm, bool ue8m0, cudaStream_t stream) {
+  const int64_t grid = std::min((prm.items + kWarpsPerCta - 1) / kWarpsPerCta, kMaxGrid);
+  if (ue8m0)
+    quantize_1x128_kernel<T, U, kVec, true><<<unsigned(grid), kThreads, 0, stream>>>(prm);
+  else
+    quantize_1x128_kernel<T, U, kVec, false><<<unsigned(grid), kThreads, 0, stream>>>(prm);
+  return cudaGetLastError();
 }
 
 template <class T, bool kVec>
-cudaError_t launch_u(Params prm, int u, bool ue8m0, int sms, cudaStream_t stream) {
-  return u == 2 ? launch_typed<T, 2, kVec>(prm, ue8m0, sms, stream) : launch_typed<T, 1, kVec>(prm, ue8m0, sms, stream);
+cudaError_t launch_u(Params prm, int u, bool ue8m0, cudaStream_t stream) {
+  switch (u) {
+    case 4:
+      return launch_typed<T, 4, kVec>(prm, ue8m0, stream);
+    case 2:
+      return launch_typed<T, 2, kVec>(prm, ue8m0, stream);
+    default:
+      return launch_typed<T, 1, kVec>(prm, ue8m0, stream);
+  }
 }
 
 template <class T>
-cudaError_t launch_t(const Params& prm, int u, bool vec, bool ue8m0, int sms, cudaStream_t stream) {
-  return vec ? launch_u<T, true>(prm, u, ue8m0, sms, stream) : launch_u<T, false>(prm, u, ue8m0, sms, stream);
+cudaError_t launch_t(const Params& prm, int u, bool vec, bool ue8m0, cudaStream_t stream) {
+  return vec ? launch_u<T, true>(prm, u, ue8m0, stream) : launch_u<T, false>(prm, u, ue8m0, stream);
 }
 
 }  // namespace
 
-blockfp8_status_t launch_quantize_1x128(const QuantizeProblem& q, int sms, cudaStream_t stream) {
+blockfp8_status_t launch_quantize_1x128(const QuantizeProblem& q, cudaStream_t stream) {
   if (q.m == 0) return BLOCKFP8_SUCCESS;
   const int64_t elem = dtype_size(q.x_dtype);
   const int u = choose_u(q.k_blocks());
@@ -226,13 +188,13 @@ blockfp8_status_t launch_quantize_1x128(const QuantizeProblem& q, int sms, cudaS
   cudaError_t e;
   switch (q.x_dtype) {
     case BLOCKFP8_DTYPE_BF16:
-      e = launch_t<__nv_bfloat16>(prm, u, vec, ue8m0, sms, stream);
+      e = launch_t<__nv_bfloat16>(prm, u, vec, ue8m0, stream);
       break;
     case BLOCKFP8_DTYPE_FP16:
-      e = launch_t<__half>(prm, u, vec, ue8m0, sms, stream);
+      e = launch_t<__half>(prm, u, vec, ue8m0, stream);
       break;
     default:
-      e = launch_t<float>(prm, u, vec, ue8m0, sms, stream);
+      e = launch_t<float>(prm, u, vec, ue8m0, stream);
       break;
   }
   return e == cudaSuccess ? BLOCKFP8_SUCCESS : BLOCKFP8_ERROR_CUDA;
