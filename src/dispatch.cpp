@@ -59,6 +59,18 @@ int swapab_default_stages(int token_tile, int weight_rows, int kblocks, int kb_s
                   std::min(swapab_max_stages(token_tile, weight_rows, kblocks, kb_slice, dev), per_slice + per_slice / 2));
 }
 
+int swapab_paired_stages(int token_tile, int weight_rows, int kblocks, int kb_slice, int warpgroups,
+                         const DeviceInfo& dev) {
+  const int fixed = swapab_smem_bytes(token_tile, weight_rows, kblocks, 0, kb_slice);
+  const int per_stage = swapab_stage_bytes(token_tile, weight_rows, kblocks) + 16;
+  const int room = dev.smem_per_sm / 2 - dev.smem_reserved_per_cta - fixed;
+  const int stages = std::min(swapab_default_stages(token_tile, weight_rows, kblocks, kb_slice, warpgroups, dev),
+                              std::max(0, room) / per_stage);
+  if (stages < std::max(kSwapabUsefulStages, swapab_min_stages(token_tile, warpgroups))) return 0;
+  const int smem = swapab_smem_bytes(token_tile, weight_rows, kblocks, stages, kb_slice);
+  return swapab_ctas_per_sm(token_tile, warpgroups, smem, dev) >= 2 ? stages : 0;
+}
+
 int swapab_ctas_per_sm(int token_tile, int warpgroups, int smem_bytes, const DeviceInfo& dev) {
   int by_regs = 1;
   for (int i = 0; i < int(std::size(kSwapabTokenTiles)); ++i)
@@ -135,13 +147,37 @@ bool runnable(int64_t m, int64_t n, int64_t kb_total, int token_tile, int weight
   return deepest >= swapab_min_stages(token_tile, d.warpgroups) && deepest >= std::min(min_ring, per_slice);
 }
 
-// CTAs of a default decode configuration that share one SM.
+// CTAs of a decode configuration (default shape; stages 0: the default ring) that share one SM.
 int ctas_per_sm(int64_t m, int64_t n, int64_t kb_total, int token_tile, int weight_rows, int split,
-                const DeviceInfo& dev) {
+                const DeviceInfo& dev, int stages = 0) {
   const DefaultShape d(m, n, kb_total, token_tile, weight_rows, split, dev);
-  const int stages = swapab_default_stages(token_tile, weight_rows, d.kblocks, d.kb_slice, d.warpgroups, dev);
+  if (stages == 0) stages = swapab_default_stages(token_tile, weight_rows, d.kblocks, d.kb_slice, d.warpgroups, dev);
   return swapab_ctas_per_sm(token_tile, d.warpgroups,
                             swapab_smem_bytes(token_tile, weight_rows, d.kblocks, stages, d.kb_slice), dev);
+}
+
+// The paired ring worth weighing for this configuration (see kSwapabPairedMaxTokenTile), or 0.
+int paired_candidate(int64_t m, int64_t n, int64_t kb_total, int token_tile, int weight_rows, int split,
+                     int warpgroups, const DeviceInfo& dev) {
+  if (token_tile > kSwapabPairedMaxTokenTile || warpgroups != kSwapabDefaultWarpgroups) return 0;
+  const int64_t cap = int64_t(cluster_capacity(split, dev)) * ctas_per_sm(m, n, kb_total, token_tile, weight_rows, split, dev);
+  const int64_t tiles = int64_t(ceil_div(n, weight_rows)) * ceil_div(std::max<int64_t>(m, 1), token_tile);
+  if (tiles <= cap) return 0;  // one round already
+  // Only where the CTAs outnumber the SMs, so that pairing adds streams rather than spreading the
+  // same ones thinner: 2112x7168 split 4 (132 CTAs) on paired rings ran 1.11x split 3's 99 on full ones.
+  if (tiles * split <= dev.sm_count) return 0;
+  const DefaultShape d(m, n, kb_total, token_tile, weight_rows, split, dev, warpgroups);
+  return swapab_paired_stages(token_tile, weight_rows, d.kblocks, d.kb_slice, warpgroups, dev);
+}
+
+// Whether a full-ring decode configuration leaves SMs idle: its CTAs take several rounds, or one
+// round on fewer than three quarters of the SMs (2112x7168's 99 CTAs of 132 do not count: paired
+// rings measured slower there).
+bool leaves_sms_idle(int64_t m, int64_t n, int64_t kb_total, const blockfp8_config_t& cfg, const DeviceInfo& dev) {
+  const int64_t cap = int64_t(cluster_capacity(cfg.split_k, dev)) *
+                      ctas_per_sm(m, n, kb_total, cfg.token_tile, cfg.weight_rows, cfg.split_k, dev);
+  const int64_t tiles = int64_t(ceil_div(n, cfg.weight_rows)) * ceil_div(std::max<int64_t>(m, 1), cfg.token_tile);
+  return tiles > cap || 4 * tiles * cfg.split_k < 3 * int64_t(dev.sm_count);
 }
 
 }  // namespace
@@ -171,11 +207,11 @@ bool tiled_wins(int64_t m, int64_t n, int64_t k, const DeviceInfo& dev) {
 }
 
 double swapab_cost_ns(int64_t m, int64_t n, int64_t k, int token_tile, int weight_rows, int split_k,
-                      const DeviceInfo& dev) {
+                      const DeviceInfo& dev, int stages) {
   if (cluster_capacity(split_k, dev) == 0 || split_k > k / 128) return 1e30;
   // Where a configuration's footprint is small (short K), several CTAs share an SM, and the launch
   // sizes its grid for all of them.
-  const int per_sm = ctas_per_sm(m, n, k / 128, token_tile, weight_rows, split_k, dev);
+  const int per_sm = ctas_per_sm(m, n, k / 128, token_tile, weight_rows, split_k, dev, stages);
   const int64_t cap = int64_t(cluster_capacity(split_k, dev)) * per_sm;
   const int64_t m_tiles = ceil_div(std::max<int64_t>(m, 1), token_tile);
   const int64_t tiles = int64_t(ceil_div(n, weight_rows)) * m_tiles;
@@ -235,6 +271,18 @@ blockfp8_config_t choose_config(int64_t m, int64_t n, int64_t k, const DeviceInf
     }
   }
   if (best < 0) cfg.weight_rows = kSwapabRowsPerTile, cfg.split_k = 1;  // check_config will refuse it
+  else if (leaves_sms_idle(m, n, kb_total, cfg, dev)) {
+    // Paired rings, where the best full-ring configuration cannot fill the SMs in one round.
+    for (int s = 1; s <= kMaxSplitK; ++s) {
+      for (int r = int(std::size(kSwapabWeightRows)) - 1; r >= 0; --r) {
+        const int rows = kSwapabWeightRows[r];
+        const int paired = paired_candidate(m, n, kb_total, cfg.token_tile, rows, s, cfg.warpgroups, dev);
+        if (!paired) continue;
+        const double cost = swapab_cost_ns(m, n, k, cfg.token_tile, rows, s, dev, paired);
+        if (cost < best * 0.98) best = cost, cfg.weight_rows = rows, cfg.split_k = s, cfg.stages = paired;
+      }
+    }
+  }
   return cfg;
 }
 

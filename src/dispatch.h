@@ -112,15 +112,27 @@ constexpr int kSwapabLongSliceKBlocks = 16;
 constexpr int kSwapabDeepRingStages = 6;
 int swapab_default_stage_kblocks(int token_tile, int weight_rows, int warpgroups, int kb_slice, bool split_rounds,
                                  const DeviceInfo& dev);
+// Paired rings. Up to kSwapabPairedMaxTokenTile tokens, where a configuration's tiles need several
+// rounds at one CTA an SM, the dispatcher also weighs the same configuration on a ring small enough
+// (at least kSwapabUsefulStages deep) that two CTAs share an SM: one round of twice the CTAs, or
+// fewer rounds. Measured on the H200 with every ring capped that way (2026-11-30, seventh session,
+// bench/results/logs/2026-11-30-s7-ab/call6): 4608x7168 M = 1-16 0.83-0.87x, 12288x7168 0.93-0.97x,
+// 24576x1536 0.93-0.96x; but 1.04-1.55x at M >= 32 (shallower rings for wider token tiles) and
+// 1.03-1.11x where one round already held every tile (2112x7168, 7168x2048), hence both limits.
+constexpr int kSwapabPairedMaxTokenTile = 16;
+// The paired ring of a configuration, or 0 where two CTAs cannot share an SM on a useful ring.
+int swapab_paired_stages(int token_tile, int weight_rows, int kblocks, int kb_slice, int warpgroups,
+                         const DeviceInfo& dev);
 // Whether the clusters of a split configuration walk more than one round of tiles (counting one CTA
 // an SM: the footprint of the long K slices where the stage size is chosen).
 bool swapab_split_rounds(int64_t m, int64_t n, int token_tile, int weight_rows, int split, const DeviceInfo& dev);
 
 // The dispatcher's cost of a decode configuration, in (roughly) nanoseconds: the busiest SM's
 // bytes at the rate one SM streams, or the whole weight at HBM speed, whichever is longer, plus the
-// cluster reduction. Exposed so the unit tests and the benchmark can show the ranking.
+// cluster reduction. Exposed so the unit tests and the benchmark can show the ranking. stages: the
+// ring (0: the default one), which decides how many CTAs share an SM.
 double swapab_cost_ns(int64_t m, int64_t n, int64_t k, int token_tile, int weight_rows, int split_k,
-                      const DeviceInfo& dev);
+                      const DeviceInfo& dev, int stages = 0);
 
 // Whether the tiled kernel takes (m, n, k) rather than the decode kernel: every M above kSwapabMaxM;
 // above one token tile, where the decode tiles would fill more than half the SMs; at M <= 128, wide
