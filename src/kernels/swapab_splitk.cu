@@ -466,8 +466,16 @@ __device__ __forceinline__ void reduce_store(const float* red, const Params& p, 
 template <int W>
 constexpr int kCtaThreads = 128 * W + 32;
 
+// Registers a thread may hold. A 288-thread CTA (9 warps) shares an SM with a second only if each of
+// the SM's four register partitions holds five of its warps: 96 registers or fewer (at 104, four; the
+// occupancy calculator counts per partition). The 32-token, 2-warpgroup kernel compiles to 107 on its
+// own, so it ran one CTA an SM and short-K shapes at M = 17-32 took up to 1.8x their M = 16 time
+// (16384x512: 9.46 against 5.34 us, run ecdbf6e). Held to 96 it fits two. The others as compiled.
 template <int TN, int W, bool kFused>
-__global__ void __launch_bounds__(kCtaThreads<W>, 1)
+constexpr int kMaxRegs = (TN == 32 && W == 2 && !kFused) ? 96 : std::min(255, (65536 / kCtaThreads<W>) & ~7);
+
+template <int TN, int W, bool kFused>
+__global__ void __launch_bounds__(kCtaThreads<W>) __maxnreg__((kMaxRegs<TN, W, kFused>))
     swapab_splitk_kernel(const __grid_constant__ CUtensorMap tmap_a, const __grid_constant__ CUtensorMap tmap_b,
                          const Params p) {
   using L = Layout<TN>;
