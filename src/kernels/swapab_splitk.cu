@@ -466,8 +466,16 @@ __device__ __forceinline__ void reduce_store(const float* red, const Params& p, 
 template <int W>
 constexpr int kCtaThreads = 128 * W + 32;
 
+// Registers a thread may hold. A 288-thread CTA (9 warps) shares an SM with a second only if each of
+// the SM's four register partitions holds five of its warps: 96 registers or fewer (at 104, four; the
+// occupancy calculator counts per partition). The 32-token, 2-warpgroup kernel compiles to 107 on its
+// own, so it ran one CTA an SM and short-K shapes at M = 17-32 took up to 1.8x their M = 16 time
+// (16384x512: 9.46 against 5.34 us, run ecdbf6e). Held to 96 it fits two. The others as compiled.
 template <int TN, int W, bool kFused>
-__global__ void __launch_bounds__(kCtaThreads<W>, 1)
+constexpr int kMaxRegs = (TN == 32 && W == 2 && !kFused) ? 96 : std::min(255, (65536 / kCtaThreads<W>) & ~7);
+
+template <int TN, int W, bool kFused>
+__global__ void __launch_bounds__(kCtaThreads<W>) __maxnreg__((kMaxRegs<TN, W, kFused>))
     swapab_splitk_kernel(const __grid_constant__ CUtensorMap tmap_a, const __grid_constant__ CUtensorMap tmap_b,
                          const Params p) {
   using L = Layout<TN>;
@@ -714,6 +722,11 @@ Params make_params(const Problem& p, const blockfp8_config_t& cfg, int stages) {
 template <int TN, int W, bool kFused>
 blockfp8_status_t enqueue(const CUtensorMap& map_a, const CUtensorMap& map_b, const Params& prm, int smem,
                           const DeviceInfo& dev, cudaStream_t stream) {
+  // Where every tile's cluster fits at one CTA an SM, ask for more than half an SM's shared memory so
+  // that no two CTAs share one: given room for two, the block scheduler put some side by side while
+  // other SMs idled (7168x512, 112 CTAs, M = 17-32: 1.04-1.05x the time once two could share).
+  if (prm.tiles <= dev.max_clusters[prm.split])
+    smem = std::max(smem, dev.smem_per_sm / 2 - dev.smem_reserved_per_cta + 1);
   if (prepare<TN, W, kFused>(smem) != cudaSuccess) return BLOCKFP8_ERROR_CUDA;
   const int resident = resident_clusters<TN, W, kFused>(dev.ordinal, prm.split, smem);
   const int64_t clusters = std::min<int64_t>(prm.tiles, std::max(1, resident > 0 ? resident : dev.max_clusters[prm.split]));
