@@ -722,11 +722,6 @@ Params make_params(const Problem& p, const blockfp8_config_t& cfg, int stages) {
 template <int TN, int W, bool kFused>
 blockfp8_status_t enqueue(const CUtensorMap& map_a, const CUtensorMap& map_b, const Params& prm, int smem,
                           const DeviceInfo& dev, cudaStream_t stream) {
-  // Where every tile's cluster fits at one CTA an SM, ask for more than half an SM's shared memory so
-  // that no two CTAs share one: given room for two, the block scheduler put some side by side while
-  // other SMs idled (7168x512, 112 CTAs, M = 17-32: 1.04-1.05x the time once two could share).
-  if (prm.tiles <= dev.max_clusters[prm.split])
-    smem = std::max(smem, dev.smem_per_sm / 2 - dev.smem_reserved_per_cta + 1);
   if (prepare<TN, W, kFused>(smem) != cudaSuccess) return BLOCKFP8_ERROR_CUDA;
   const int resident = resident_clusters<TN, W, kFused>(dev.ordinal, prm.split, smem);
   const int64_t clusters = std::min<int64_t>(prm.tiles, std::max(1, resident > 0 ? resident : dev.max_clusters[prm.split]));
