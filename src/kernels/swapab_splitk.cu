@@ -475,7 +475,7 @@ template <int TN, int W, bool kFused>
 constexpr int kMaxRegs = (TN == 32 && W == 2 && !kFused) ? 96 : std::min(255, (65536 / kCtaThreads<W>) & ~7);
 
 template <int TN, int W, bool kFused>
-__global__ void __launch_bounds__(kCtaThreads<W>) __maxnreg__((kMaxRegs<TN, W, kFused>))
+__global__ void __launch_bounds__(kCtaThreads<W>, 1) __maxnreg__((kMaxRegs<TN, W, kFused>))
     swapab_splitk_kernel(const __grid_constant__ CUtensorMap tmap_a, const __grid_constant__ CUtensorMap tmap_b,
                          const Params p) {
   using L = Layout<TN>;
