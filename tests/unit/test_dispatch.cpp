@@ -251,4 +251,32 @@ TEST(Dispatch, AnyNIsTiledWithoutPadding) {
   }
 }
 
+// Paired rings: where the best full-ring configuration leaves SMs idle (several rounds, or under
+// three quarters of the SMs), token tiles up to 16 may take a ring two CTAs share an SM with.
+// Measured (bench/results/logs/2026-11-30-s7-ab/call7): 4608x7168 0.85x, 9216x7168 0.84-0.89x,
+// 12288x1536 0.74-0.80x at M <= 16; 2112x7168 (99 CTAs on full rings) lost 1.08-1.11x, M >= 32 lost.
+TEST(Dispatch, PairedRingsOnlyWhereFullRingsLeaveSMsIdle) {
+  const DeviceInfo d = h200();
+  auto ctas_per_sm_of = [&](int64_t m, int64_t n, int64_t k) {
+    blockfp8_config_t c = choose_config(m, n, k, d);
+    EXPECT_EQ(check_config(c, m, n, k, d), BLOCKFP8_SUCCESS) << n << "x" << k << " M=" << m;
+    const int kb_slice = swapab_kb_slice(int(k / 128), c.split_k);
+    return swapab_ctas_per_sm(c.token_tile, c.warpgroups,
+                              swapab_smem_bytes(c.token_tile, c.weight_rows, c.stage_kblocks, c.stages, kb_slice), d);
+  };
+  for (int64_t m : {1, 8, 16}) {
+    EXPECT_EQ(ctas_per_sm_of(m, 4608, 7168), 2) << m;   // 72 tiles: 72 full-ring CTAs, or 216 paired
+    EXPECT_EQ(ctas_per_sm_of(m, 12288, 1536), 2) << m;  // 192 tiles: several full-ring rounds
+    EXPECT_EQ(ctas_per_sm_of(m, 2112, 7168), 1) << m;   // 99 full-ring CTAs in one round
+  }
+  EXPECT_EQ(ctas_per_sm_of(32, 4608, 7168), 1);  // wider token tiles keep their full rings
+  // A paired ring is never shallower than a useful one, and holds two CTAs an SM by shared memory.
+  for (int kb_slice : {4, 12, 19, 56}) {
+    const int st = swapab_paired_stages(8, 64, 1, kb_slice, 2, d);
+    if (st == 0) continue;
+    EXPECT_GE(st, kSwapabUsefulStages) << kb_slice;
+    EXPECT_GE(swapab_ctas_per_sm(8, 2, swapab_smem_bytes(8, 64, 1, st, kb_slice), d), 2) << kb_slice;
+  }
+}
+
 }  // namespace
