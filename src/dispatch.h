@@ -22,8 +22,11 @@ struct DeviceInfo {
   int smem_reserved_per_cta = 1024;  // what the runtime keeps of it per resident CTA
   // swapab_reg_ctas[i][w]: decode CTAs of token tile kSwapabTokenTiles[i] with w math warpgroups
   // one SM holds by registers and threads alone (no shared memory): queried per kernel instantiation
-  // at device start; the defaults follow the ptxas report (docs/ptxas-report.txt).
-  int swapab_reg_ctas[5][3] = {{0, 5, 3}, {0, 5, 2}, {0, 3, 1}, {0, 2, 1}, {0, 1, 1}};
+  // at device start; the defaults follow the ptxas report (docs/ptxas-report.txt), counted as the
+  // occupancy API does: a warp's registers come from one of the SM's four 16 K partitions, so e.g.
+  // 9-warp CTAs at 88 registers (2816 a warp, five warps a partition) fit two, not three. The
+  // 16-token, 2-warpgroup kernel's two is its shared-memory cap (kernels/swapab_splitk.cu).
+  int swapab_reg_ctas[5][3] = {{0, 4, 2}, {0, 5, 2}, {0, 3, 2}, {0, 2, 1}, {0, 1, 1}};
   // Measured on the H200 (bench/results): one SM pulls about 37 GB/s out of L2/HBM with TMA, and
   // all of them together about 4.6 TB/s out of HBM. Bytes per nanosecond.
   double sm_bytes_per_ns = 37.0;
