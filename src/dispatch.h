@@ -120,8 +120,9 @@ int swapab_default_stage_kblocks(int token_tile, int weight_rows, int warpgroups
 // (at least kSwapabUsefulStages deep) that two CTAs share an SM: one round of twice the CTAs, or
 // fewer rounds. Measured on the H200 with every ring capped that way (2026-11-30, seventh session,
 // bench/results/logs/2026-11-30-s7-ab/call6): 4608x7168 M = 1-16 0.83-0.87x, 12288x7168 0.93-0.97x,
-// 24576x1536 0.93-0.96x; but 1.04-1.55x at M >= 32 (shallower rings for wider token tiles) and
-// 1.03-1.11x where one round already held every tile (2112x7168, 7168x2048), hence both limits.
+// 24576x1536 0.93-0.96x; but up to 1.55x at M >= 32 (where the 32-token kernel then ran one CTA an
+// SM by registers, so its rings only got shallower) and 1.03-1.11x where one round already held every
+// tile (2112x7168, 7168x2048), hence both limits. The dispatcher rule measured 0.74-1.02x (call7).
 constexpr int kSwapabPairedMaxTokenTile = 16;
 // The paired ring of a configuration, or 0 where two CTAs cannot share an SM on a useful ring.
 int swapab_paired_stages(int token_tile, int weight_rows, int kblocks, int kb_slice, int warpgroups,

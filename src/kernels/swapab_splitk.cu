@@ -470,7 +470,9 @@ constexpr int kCtaThreads = 128 * W + 32;
 // the SM's four register partitions holds five of its warps: 96 registers or fewer (at 104, four; the
 // occupancy calculator counts per partition). The 32-token, 2-warpgroup kernel compiles to 107 on its
 // own, so it ran one CTA an SM and short-K shapes at M = 17-32 took up to 1.8x their M = 16 time
-// (16384x512: 9.46 against 5.34 us, run ecdbf6e). Held to 96 it fits two. The others as compiled.
+// (16384x512: 9.46 against 5.34 us, run ecdbf6e). Held to 96 it fits two: 0.63-0.72x there, about
+// 1.01x on long-K shapes (logs/2026-11-30-s7-ab/call8). The others as compiled; the launch bounds keep
+// their minimum of one CTA an SM, without which ptxas allocated them differently (t64 155 -> 158).
 template <int TN, int W, bool kFused>
 constexpr int kMaxRegs = (TN == 32 && W == 2 && !kFused) ? 96 : std::min(255, (65536 / kCtaThreads<W>) & ~7);
 
