@@ -13,11 +13,11 @@ namespace blockfp8::detail {
 // persistent over as many clusters as `dev` holds at once.
 blockfp8_status_t launch_swapab_splitk(const Problem& p, const blockfp8_config_t& cfg, const DeviceInfo& dev,
                                        cudaStream_t stream);
-// The same kernel with the A side fused (blockfp8_gemm_bf16a): each stage brings X's bf16 tiles
-// (x.x [M][x.ldx], M <= cfg.token_tile <= 32) instead of e4m3 ones, and the warpgroup that consumes
-// the stage quantises them in shared memory just before its wgmma, with cfg's schedule on a ring of
-// `stages`: the same sums in the same order as blockfp8_quantize_1x128 followed by
-// launch_swapab_splitk with cfg. p.a and p.a_scale are unused.
+// The same kernel with the A side fused (blockfp8_gemm_bf16a): each CTA quantises its K slice of X
+// (x.x [M][x.ldx], M <= cfg.token_tile <= 32) into shared memory once, while its weight stream starts,
+// and keeps it for every tile, with cfg's schedule on a ring of `stages` weight-only stages: the same
+// sums in the same order as blockfp8_quantize_1x128 followed by launch_swapab_splitk with cfg. p.a
+// and p.a_scale are unused.
 blockfp8_status_t launch_swapab_fused(const Problem& p, const FusedA& x, const blockfp8_config_t& cfg, int stages,
                                       const DeviceInfo& dev, cudaStream_t stream);
 // Clusters of `split` decode CTAs (each holding `smem_bytes`) the current device can hold at once.
