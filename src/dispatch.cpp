@@ -114,12 +114,16 @@ int cluster_capacity(int split, const DeviceInfo& dev) {
   return 0;
 }
 
+// Tiles of a decode configuration: weight_rows x token_tile outputs each.
+int64_t decode_tiles(int64_t m, int64_t n, int token_tile, int weight_rows) {
+  return int64_t(ceil_div(n, weight_rows)) * ceil_div(std::max<int64_t>(m, 1), token_tile);
+}
+
 }  // namespace
 
 bool swapab_split_rounds(int64_t m, int64_t n, int token_tile, int weight_rows, int split, const DeviceInfo& dev) {
   const int cap = cluster_capacity(split, dev);
-  const int64_t tiles = int64_t(ceil_div(n, weight_rows)) * ceil_div(std::max<int64_t>(m, 1), token_tile);
-  return split > 1 && cap > 0 && tiles > cap;
+  return split > 1 && cap > 0 && decode_tiles(m, n, token_tile, weight_rows) > cap;
 }
 
 namespace {
@@ -156,13 +160,19 @@ int ctas_per_sm(int64_t m, int64_t n, int64_t kb_total, int token_tile, int weig
                             swapab_smem_bytes(token_tile, weight_rows, d.kblocks, stages, d.kb_slice), dev);
 }
 
+// Tiles one round of the persistent grid takes: the clusters the device holds at once, times the CTAs
+// of this footprint an SM holds (stages 0: the default ring).
+int64_t round_capacity(int64_t m, int64_t n, int64_t kb_total, int token_tile, int weight_rows, int split,
+                       const DeviceInfo& dev, int stages = 0) {
+  return int64_t(cluster_capacity(split, dev)) * ctas_per_sm(m, n, kb_total, token_tile, weight_rows, split, dev, stages);
+}
+
 // The paired ring worth weighing for this configuration (see kSwapabPairedMaxTokenTile), or 0.
 int paired_candidate(int64_t m, int64_t n, int64_t kb_total, int token_tile, int weight_rows, int split,
                      int warpgroups, const DeviceInfo& dev) {
   if (token_tile > kSwapabPairedMaxTokenTile || warpgroups != kSwapabDefaultWarpgroups) return 0;
-  const int64_t cap = int64_t(cluster_capacity(split, dev)) * ctas_per_sm(m, n, kb_total, token_tile, weight_rows, split, dev);
-  const int64_t tiles = int64_t(ceil_div(n, weight_rows)) * ceil_div(std::max<int64_t>(m, 1), token_tile);
-  if (tiles <= cap) return 0;  // one round already
+  const int64_t tiles = decode_tiles(m, n, token_tile, weight_rows);
+  if (tiles <= round_capacity(m, n, kb_total, token_tile, weight_rows, split, dev)) return 0;  // one round already
   // Only where the CTAs outnumber the SMs, so that pairing adds streams rather than spreading the
   // same ones thinner: 2112x7168 split 4 (132 CTAs) on paired rings ran 1.11x split 3's 99 on full ones.
   if (tiles * split <= dev.sm_count) return 0;
@@ -174,10 +184,9 @@ int paired_candidate(int64_t m, int64_t n, int64_t kb_total, int token_tile, int
 // round on fewer than three quarters of the SMs (2112x7168's 99 CTAs of 132 do not count: paired
 // rings measured slower there).
 bool leaves_sms_idle(int64_t m, int64_t n, int64_t kb_total, const blockfp8_config_t& cfg, const DeviceInfo& dev) {
-  const int64_t cap = int64_t(cluster_capacity(cfg.split_k, dev)) *
-                      ctas_per_sm(m, n, kb_total, cfg.token_tile, cfg.weight_rows, cfg.split_k, dev);
-  const int64_t tiles = int64_t(ceil_div(n, cfg.weight_rows)) * ceil_div(std::max<int64_t>(m, 1), cfg.token_tile);
-  return tiles > cap || 4 * tiles * cfg.split_k < 3 * int64_t(dev.sm_count);
+  const int64_t tiles = decode_tiles(m, n, cfg.token_tile, cfg.weight_rows);
+  return tiles > round_capacity(m, n, kb_total, cfg.token_tile, cfg.weight_rows, cfg.split_k, dev) ||
+         4 * tiles * cfg.split_k < 3 * int64_t(dev.sm_count);
 }
 
 }  // namespace
@@ -192,7 +201,7 @@ bool tiled_wins(int64_t m, int64_t n, int64_t k, const DeviceInfo& dev) {
     // logs/2026-11-30-828f9f1/paths.log, cold, decode vs tiled us): 576x7168 M=256 12.4 vs 29.6, M=512
     // 16.9 vs 29.6; 2112x7168 M=256 21.8 vs 29.6, M=512 38.9 vs 29.8; 4096x7168 M=256 38.8 vs 29.5;
     // 7168x2048 M=256 30.1 vs 12.8. Decode wins up to 66 tiles of 64 x 128, loses from 128.
-    return int64_t(ceil_div(n, kSwapabRowsPerTile)) * ceil_div(m, max_token_tile) * 2 > dev.sm_count;
+    return decode_tiles(m, n, max_token_tile, kSwapabRowsPerTile) * 2 > dev.sm_count;
   }
   // Measured (bench/results/logs/2026-11-29-third-session/paths-mid-m.jsonl.gz, H200, cold): where the
   // weight spans many 128-row tiles, the tiled kernel beats the decode kernel once the token tile
@@ -214,7 +223,7 @@ double swapab_cost_ns(int64_t m, int64_t n, int64_t k, int token_tile, int weigh
   const int per_sm = ctas_per_sm(m, n, k / 128, token_tile, weight_rows, split_k, dev, stages);
   const int64_t cap = int64_t(cluster_capacity(split_k, dev)) * per_sm;
   const int64_t m_tiles = ceil_div(std::max<int64_t>(m, 1), token_tile);
-  const int64_t tiles = int64_t(ceil_div(n, weight_rows)) * m_tiles;
+  const int64_t tiles = decode_tiles(m, n, token_tile, weight_rows);
   // The kernel is persistent: each cluster walks tiles cap apart, so the busiest SM streams
   // `rounds` tiles' K slices back to back without draining its pipeline in between.
   const int64_t rounds = (tiles + cap - 1) / cap;

@@ -466,15 +466,34 @@ __device__ __forceinline__ void reduce_store(const float* red, const Params& p, 
 template <int W>
 constexpr int kCtaThreads = 128 * W + 32;
 
-// Registers a thread may hold. A 288-thread CTA (9 warps) shares an SM with a second only if each of
-// the SM's four register partitions holds five of its warps: 96 registers or fewer (at 104, four; the
-// occupancy calculator counts per partition). The 32-token, 2-warpgroup kernel compiles to 107 on its
-// own, so it ran one CTA an SM and short-K shapes at M = 17-32 took up to 1.8x their M = 16 time
-// (16384x512: 9.46 against 5.34 us, run ecdbf6e). Held to 96 it fits two: 0.63-0.72x there, about
-// 1.01x on long-K shapes (logs/2026-11-30-s7-ab/call8). The others as compiled; the launch bounds keep
-// their minimum of one CTA an SM, without which ptxas allocated them differently (t64 155 -> 158).
+// ---- Occupancy: how many CTAs of an instantiation share an SM. The dispatcher's cost model counts
+// on it (reg_ctas reports it), so two instantiations have it pinned:
+//
+// A warp takes its registers from one of the SM's four 16 K register partitions. A 288-thread CTA
+// (9 warps) shares an SM with a second only if each partition holds five of its warps: 96 registers or
+// fewer (at 104, four); a third needs seven a partition, 72 or fewer.
+constexpr int regs_for_ctas(int ctas, int threads) {
+  const int warps_per_partition = (ctas * threads / 32 + 3) / 4;
+  return (65536 / 4 / warps_per_partition / 32) & ~7;  // registers are allocated 8 a thread at a time
+}
+
+// Raised to two: the 32-token, 2-warpgroup kernel compiles to 107 registers on its own, so it ran one
+// CTA an SM and short-K shapes at M = 17-32 took up to 1.8x their M = 16 time (16384x512: 9.46
+// against 5.34 us, run ecdbf6e). Held to regs_for_ctas(2, 288) = 96 it fits two: 0.63-0.72x there,
+// about 1.01x on long-K shapes (logs/2026-11-30-s7-ab/call8). The others keep what they compile to;
+// the launch bounds keep their minimum of one CTA an SM, without which ptxas allocated them
+// differently (t64 155 -> 158).
 template <int TN, int W, bool kFused>
-constexpr int kMaxRegs = (TN == 32 && W == 2 && !kFused) ? 96 : std::min(255, (65536 / kCtaThreads<W>) & ~7);
+constexpr int kMaxRegs =
+    (TN == 32 && W == 2 && !kFused) ? regs_for_ctas(2, kCtaThreads<W>) : std::min(255, (65536 / kCtaThreads<W>) & ~7);
+static_assert(regs_for_ctas(2, kCtaThreads<2>) == 96 && regs_for_ctas(3, kCtaThreads<2>) == 72, "partition rule");
+
+// Lowered to two (0: no cap): `align_smem_1024` took the 16-token, 2-warpgroup kernel from 76 to 69
+// registers, so three of its CTAs fit an SM where two did, and M = 16 on K = 512 / 1536 weights ran
+// 1.07-1.19x slower. Holding it to two by the shared memory it asks for (capped_smem) measured
+// 0.82-0.93x at M = 16 on six shapes and 1.00 at M = 8 and 32 (2026-11-30, logs/2026-11-30-s7-ab).
+template <int TN, int W>
+constexpr int kCtasPerSmCap = (TN == 16 && W == 2) ? 2 : 0;
 
 template <int TN, int W, bool kFused>
 __global__ void __launch_bounds__(kCtaThreads<W>, 1) __maxnreg__((kMaxRegs<TN, W, kFused>))
@@ -734,14 +753,7 @@ blockfp8_status_t enqueue(const CUtensorMap& map_a, const CUtensorMap& map_b, co
   return BLOCKFP8_SUCCESS;
 }
 
-// At most this many CTAs of an instantiation share an SM (0: no cap). `align_smem_1024` took the
-// 16-token, 2-warpgroup kernel from 76 to 69 registers, so three of its 288-thread CTAs fit an SM by
-// registers where two did, and M = 16 on K = 512 / 1536 weights ran 1.07-1.19x slower. Holding it to
-// two (by the shared memory it asks for; reg_ctas tells the dispatcher the same) measured 0.82-0.93x
-// at M = 16 on six shapes and 1.00 at M = 8 and 32 (2026-11-30, bench/results/logs/2026-11-30-s7-ab).
-template <int TN, int W>
-constexpr int kCtasPerSmCap = (TN == 16 && W == 2) ? 2 : 0;
-
+// The shared memory an instantiation asks for, raised so that no more than kCtasPerSmCap CTAs fit.
 template <int TN, int W>
 int capped_smem(int smem, const DeviceInfo& dev) {
   if constexpr (kCtasPerSmCap<TN, W> > 0) {

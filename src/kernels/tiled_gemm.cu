@@ -354,7 +354,7 @@ __device__ __forceinline__ void consume(const CUtensorMap* map_c, const Params& 
     // Pipelined by one step, in the order cuBLASLt's kernel uses: while k-block kb's wgmmas run, its
     // scales are read and k-block kb + 1's stage is waited for, so that after the group completes
     // only the release, the promotion and the next issue stand between one k-block's tensor work and
-    // the next. Measured 0.90-1.02x (15 of 20 points faster, M = 256-8192; 2026-11-30, s7-ab).
+    // the next. Measured 0.90-1.02x (16 of 20 points faster, M = 256-8192; 2026-11-30, s7-ab).
     auto issue = [&](int stage) {
       if (wg == 1) ptx::named_barrier(kTurnOf1, 256);
       else if (!first_issue) ptx::named_barrier(kTurnOf0, 256);
@@ -469,7 +469,7 @@ cudaError_t prepare(int smem_bytes) {
 // Token tiles run as cluster pairs that share the weight tile's L2 -> SM traffic unless
 // BLOCKFP8_TILED_MULTICAST=0. On the H200: neutral with the one-warp producer (0.93-1.06x), then with
 // the split producer 0.93-0.99x at 6 of 6 points and 0.895-1.05x over 20 points at M = 256-8192
-// (geometric mean about 0.98; every point at M >= 4096 below 1; bench/results/logs/2026-11-30-s7-ab).
+// (geometric mean 0.983; below 1 at every M = 8192 point; bench/results/logs/2026-11-30-s7-ab).
 // It does not cut shared-memory traffic: every CTA still receives the whole tile.
 bool multicast_enabled() {
   static const bool on = env_switch("BLOCKFP8_TILED_MULTICAST", true);
