@@ -123,7 +123,10 @@ int swapab_default_stage_kblocks(int token_tile, int weight_rows, int warpgroups
 // 24576x1536 0.93-0.96x; but up to 1.55x at M >= 32 (where the 32-token kernel then ran one CTA an
 // SM by registers, so its rings only got shallower) and 1.03-1.11x where one round already held every
 // tile (2112x7168, 7168x2048), hence both limits. The dispatcher rule measured 0.74-1.02x (call7).
-constexpr int kSwapabPairedMaxTokenTile = 16;
+// 32-token tiles too, once that kernel ran two CTAs an SM (96 registers): 0.71-0.96x at M = 17-32 on
+// 4608x7168, 9216x7168, 12288x7168, 36864x7168, 12288x1536 and 24576x1536; 1.01-1.015x on 3072x7168
+// (s8 call 1, bench/results/logs/2026-11-30-s8-ab/call1).
+constexpr int kSwapabPairedMaxTokenTile = 32;
 // The paired ring of a configuration, or 0 where two CTAs cannot share an SM on a useful ring.
 int swapab_paired_stages(int token_tile, int weight_rows, int kblocks, int kb_slice, int warpgroups,
                          const DeviceInfo& dev);

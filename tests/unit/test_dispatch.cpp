@@ -269,7 +269,8 @@ TEST(Dispatch, PairedRingsOnlyWhereFullRingsLeaveSMsIdle) {
     EXPECT_EQ(ctas_per_sm_of(m, 12288, 1536), 2) << m;  // 192 tiles: several full-ring rounds
     EXPECT_EQ(ctas_per_sm_of(m, 2112, 7168), 1) << m;   // 99 full-ring CTAs in one round
   }
-  EXPECT_EQ(ctas_per_sm_of(32, 4608, 7168), 1);  // wider token tiles keep their full rings
+  EXPECT_EQ(ctas_per_sm_of(32, 4608, 7168), 2);  // 32 tokens too, now that two such CTAs fit an SM
+  EXPECT_EQ(ctas_per_sm_of(64, 4608, 7168), 1);  // wider token tiles keep their full rings
   // A paired ring is never shallower than a useful one, and holds two CTAs an SM by shared memory.
   for (int kb_slice : {4, 12, 19, 56}) {
     const int st = swapab_paired_stages(8, 64, 1, kb_slice, 2, d);
