@@ -56,11 +56,15 @@ constexpr int kFullArrivals = 1 + 32;
 struct Params {
   int m, n, kb_total;
   int m_tiles, n_tiles;
-  // CTAs of a cluster along M (1 or 2). With 2, the cluster's CTAs take token tiles 2u and 2u + 1
-  // against one weight tile, and each producer multicasts its half of the weight tile to both.
-  int cta_m;
+  // CTAs of a cluster along M and along N (1 or 2; never both 2). cta_m = 2: the cluster's CTAs take
+  // token tiles 2u and 2u + 1 against one weight tile, and each producer multicasts its half of the
+  // weight tile to both. cta_n = 2 (experiment, BLOCKFP8_TILED_PAIR_N=1, one token tile only): they
+  // take weight tiles 2v and 2v + 1 against one token tile, and each multicasts its half of the token
+  // tile to both.
+  int cta_m, cta_n;
   int m_units;      // ceil(m_tiles / cta_m)
-  int64_t units;    // m_units * n_tiles: what the clusters walk
+  int n_units;      // ceil(n_tiles / cta_n)
+  int64_t units;    // m_units * n_units: what the clusters walk
   const float* a_scale;
   int64_t sa_m, sa_k;
   const float* b_scale;
@@ -92,17 +96,23 @@ struct Tile {
 // This CTA's tile of unit u of the grouped order: groups of kTiledGroupM token rows, M fastest
 // inside a group, so consecutive units (the clusters of one wave) share one weight tile across
 // several token tiles. A unit is cta_m token tiles against one weight tile; cluster rank r takes
-// the r-th (past M when m_tiles is odd: it still loads its half of the weight, and stores nothing).
+// the r-th (past M when m_tiles is odd: it still loads its half of the weight, and stores nothing);
+// with cta_n = 2 the same along N.
 template <int BN>
 __device__ __forceinline__ Tile tile_at(int64_t u, const Params& p, int rank) {
   const int group_units = kTiledGroupM / p.cta_m;  // a group spans kTiledGroupM token tiles
-  const int64_t per_group = int64_t(group_units) * p.n_tiles;
+  const int64_t per_group = int64_t(group_units) * p.n_units;
   const int group = int(u / per_group);
   const int local = int(u - int64_t(group) * per_group);
   const int first = group * group_units;
   const int rows = min(group_units, p.m_units - first);
-  return {((first + local % rows) * p.cta_m + rank) * kTokens, (local / rows) * BN};
+  const int m_rank = p.cta_m > 1 ? rank : 0, n_rank = p.cta_n > 1 ? rank : 0;
+  return {((first + local % rows) * p.cta_m + m_rank) * kTokens, ((local / rows) * p.cta_n + n_rank) * BN};
 }
+
+// CTAs in this CTA's cluster (1 or 2), and its rank there (== %cluster_ctarank: a cluster spans
+// consecutive x).
+__device__ __forceinline__ int cluster_ctas(const Params& p) { return p.cta_m * p.cta_n; }
 
 // Position in the stage ring; the phase bit flips every time the ring wraps.
 struct RingPos {
@@ -126,13 +136,17 @@ __device__ __forceinline__ void produce_tiles(const CUtensorMap* map_a, const CU
                                               uint8_t* smem, uint64_t* full, uint64_t* empty) {
   using L = Layout<BN>;
   const uint64_t policy = ptx::l2_evict_normal();  // both operands are re-read by other tiles
-  const int rank = blockIdx.x % p.cta_m;  // == %cluster_ctarank: a cluster spans consecutive x
-  // With a cluster pair, this CTA loads weight rows [rank BN/2, (rank + 1) BN/2) of the tile into
-  // both CTAs (the map's box is BN/2 rows; 1024-byte aligned in shared memory since 16 | BN).
+  const int ctas = cluster_ctas(p);
+  const int rank = blockIdx.x % ctas;
+  // With a pair along M, this CTA loads weight rows [rank BN/2, (rank + 1) BN/2) of the tile into
+  // both CTAs (the map's box is BN/2 rows; 1024-byte aligned in shared memory since 16 | BN); along
+  // N, token rows [64 rank, 64 rank + 64) of the token tile (the A map's box is 64 rows).
   const int b_rows = BN / p.cta_m;
   const int b_offset = L::kATile + rank * b_rows * kKBlockBytes;
+  const int a_rows = kTokens / p.cta_n;
+  const int a_offset = rank * a_rows * kKBlockBytes;
   RingPos pos;
-  for (int64_t u = blockIdx.x / p.cta_m; u < p.units; u += gridDim.x / p.cta_m) {
+  for (int64_t u = blockIdx.x / ctas; u < p.units; u += gridDim.x / ctas) {
     const Tile tile = tile_at<BN>(u, p, rank);
     for (int kb = 0; kb < p.kb_total; ++kb, pos.next(p.stages)) {
       const int s = pos.stage;
@@ -143,7 +157,11 @@ __device__ __forceinline__ void produce_tiles(const CUtensorMap* map_a, const CU
       // A TMA box always delivers its full size; rows past M or N arrive as zeros. With a pair the
       // other CTA's half of the weight tile lands here too, completing on this full barrier.
       ptx::mbar_arrive_expect_tx(&full[s], L::kStage);
-      ptx::tma_load_2d(stage, map_a, &full[s], kb * kKBlockBytes, tile.m0, policy);
+      if (p.cta_n > 1)
+        ptx::tma_load_2d_multicast(stage + a_offset, map_a, &full[s], kb * kKBlockBytes, tile.m0 + rank * a_rows, 0x3,
+                                   policy);
+      else
+        ptx::tma_load_2d(stage, map_a, &full[s], kb * kKBlockBytes, tile.m0, policy);
       if (p.cta_m > 1)
         ptx::tma_load_2d_multicast(stage + b_offset, map_b, &full[s], kb * kKBlockBytes, tile.n0 + rank * b_rows, 0x3,
                                    policy);
@@ -154,7 +172,7 @@ __device__ __forceinline__ void produce_tiles(const CUtensorMap* map_a, const CU
   // With a pair, the other CTA's math warps arrive on this CTA's empty barriers, and its producer
   // wrote into this CTA's ring: stay until both CTAs have released every stage, so that nothing
   // targets this CTA's shared memory after it exits.
-  if (p.cta_m > 1)
+  if (ctas > 1)
     for (int i = 0; i < p.stages; ++i, pos.next(p.stages)) ptx::mbar_wait(&empty[pos.stage], pos.phase ^ 1);
 }
 
@@ -165,9 +183,10 @@ template <int BN>
 __device__ __forceinline__ void produce_scales(const Params& p, float* scales, uint64_t* full, uint64_t* empty,
                                                int lane) {
   const int nb_total = (p.n + 127) / 128;
-  const int rank = blockIdx.x % p.cta_m;
+  const int ctas = cluster_ctas(p);
+  const int rank = blockIdx.x % ctas;
   RingPos pos;
-  for (int64_t u = blockIdx.x / p.cta_m; u < p.units; u += gridDim.x / p.cta_m) {
+  for (int64_t u = blockIdx.x / ctas; u < p.units; u += gridDim.x / ctas) {
     const Tile tile = tile_at<BN>(u, p, rank);
     // Token lane + 32 i of the tile: a_row + 32 i rows, valid while 32 i < rows_left (past M: 0).
     const int rows_left = p.m - tile.m0 - lane;
@@ -339,14 +358,15 @@ __device__ __forceinline__ void consume(const CUtensorMap* map_c, const Params& 
   const int tid_wg = threadIdx.x % 128;
   const int lane = threadIdx.x % 32;
   const int row = 64 * wg + 16 * (tid_wg / 32) + lane / 4;
-  const int rank = blockIdx.x % p.cta_m;
+  const int ctas = cluster_ctas(p);
+  const int rank = blockIdx.x % ctas;
   // The other CTA's empty barriers (a pair: its producer's multicast also fills this CTA's ring).
-  const uint32_t peer_empty = p.cta_m > 1 ? ptx::map_to_rank(empty, rank ^ 1) : 0;
+  const uint32_t peer_empty = ctas > 1 ? ptx::map_to_rank(empty, rank ^ 1) : 0;
   uint8_t* my_out = out + wg * L::kOutHalf;
   float acc[BN / 2], part[BN / 2];
   RingPos pos;
   bool first_issue = true;
-  for (int64_t u = blockIdx.x / p.cta_m; u < p.units; u += gridDim.x / p.cta_m) {
+  for (int64_t u = blockIdx.x / ctas; u < p.units; u += gridDim.x / ctas) {
     const Tile tile = tile_at<BN>(u, p, rank);
     const int split = 128 - tile.n0 % 128;
 #pragma unroll
@@ -376,7 +396,7 @@ __device__ __forceinline__ void consume(const CUtensorMap* map_c, const Params& 
       // racecheck reports the other lanes' scale reads against the next cp.async). A pair's
       // multicast into the other CTA waits for one arrival a warp there.
       ptx::mbar_arrive(&empty[s]);
-      if (p.cta_m > 1) {
+      if (ctas > 1) {
         __syncwarp();
         if (lane == 0) ptx::mbar_arrive_cluster(peer_empty + 8 * s);
       }
@@ -412,12 +432,12 @@ __global__ void __launch_bounds__(kThreads, 1)
     for (int s = 0; s < p.stages; ++s) {
       ptx::mbar_init(&full[s], kFullArrivals);
       // Every math thread of this CTA, and with a pair one arrival per math warp of the other CTA.
-      ptx::mbar_init(&empty[s], kMathThreads + (p.cta_m > 1 ? kMathThreads / 32 : 0));
+      ptx::mbar_init(&empty[s], kMathThreads + (cluster_ctas(p) > 1 ? kMathThreads / 32 : 0));
     }
     ptx::fence_barrier_init();
   }
   // A pair's barriers must be initialised in both CTAs before either producer multicasts.
-  if (p.cta_m > 1) {
+  if (cluster_ctas(p) > 1) {
     ptx::cluster_arrive();
     ptx::cluster_wait();
   } else {
@@ -476,6 +496,14 @@ bool multicast_enabled() {
   return on;
 }
 
+// Experiment (BLOCKFP8_TILED_PAIR_N=1): with one token tile (M <= 128), weight tiles run as cluster
+// pairs that share the token tile: every CTA of a wave otherwise reads the same 16 KB A tile each
+// k-block (docs/session-notes-2026-11-30-7.md, #5).
+bool pair_n_enabled() {
+  static const bool on = env_switch("BLOCKFP8_TILED_PAIR_N", false);
+  return on;
+}
+
 
 template <int BN>
 blockfp8_status_t launch(const Problem& p, const blockfp8_config_t& cfg, const DeviceInfo& dev, cudaStream_t stream) {
@@ -489,8 +517,11 @@ blockfp8_status_t launch(const Problem& p, const blockfp8_config_t& cfg, const D
   // Pairs of token tiles share the weight tile's L2 -> SM traffic wherever there are two.
   const int pair_clusters = dev.max_clusters[2];
   prm.cta_m = multicast_enabled() && prm.m_tiles >= 2 && pair_clusters > 0 ? 2 : 1;
+  prm.cta_n = pair_n_enabled() && prm.m_tiles == 1 && prm.n_tiles >= 2 && pair_clusters > 0 ? 2 : 1;
   prm.m_units = (prm.m_tiles + prm.cta_m - 1) / prm.cta_m;
-  prm.units = int64_t(prm.m_units) * prm.n_tiles;
+  prm.n_units = (prm.n_tiles + prm.cta_n - 1) / prm.cta_n;
+  prm.units = int64_t(prm.m_units) * prm.n_units;
+  const int ctas = prm.cta_m * prm.cta_n;
   prm.a_scale = p.a_scale, prm.sa_m = p.a_scale_stride_m, prm.sa_k = p.a_scale_stride_k;
   prm.b_scale = p.b_scale, prm.sb_n = p.b_scale_stride_n, prm.sb_k = p.b_scale_stride_k;
   prm.c = p.c, prm.ldc = p.ldc, prm.c_dtype = p.c_dtype;
@@ -499,7 +530,8 @@ blockfp8_status_t launch(const Problem& p, const blockfp8_config_t& cfg, const D
 
   CUtensorMap map_a, map_b, map_c{};
   constexpr auto kFp8 = CU_TENSOR_MAP_DATA_TYPE_UINT8;
-  if (!cached_tile_map(&map_a, tile_map(p.a, kFp8, p.m, p.k, p.lda, kKBlockBytes, kTokens, CU_TENSOR_MAP_SWIZZLE_128B)) ||
+  if (!cached_tile_map(&map_a, tile_map(p.a, kFp8, p.m, p.k, p.lda, kKBlockBytes, kTokens / prm.cta_n,
+                                        CU_TENSOR_MAP_SWIZZLE_128B)) ||
       !cached_tile_map(&map_b, tile_map(p.b, kFp8, p.n, p.k, p.ldb, kKBlockBytes, BN / prm.cta_m,
                                         CU_TENSOR_MAP_SWIZZLE_128B)))
     return BLOCKFP8_ERROR_CUDA;
@@ -511,19 +543,19 @@ blockfp8_status_t launch(const Problem& p, const blockfp8_config_t& cfg, const D
   }
 
   // Persistent: as many clusters as the device holds at once (one CTA an SM), or one per unit.
-  const int resident = prm.cta_m > 1 ? pair_clusters : std::max(dev.sm_count, 1);
+  const int resident = ctas > 1 ? pair_clusters : std::max(dev.sm_count, 1);
   cudaLaunchAttribute attr[1];
   attr[0].id = cudaLaunchAttributeClusterDimension;
-  attr[0].val.clusterDim.x = unsigned(prm.cta_m);
+  attr[0].val.clusterDim.x = unsigned(ctas);
   attr[0].val.clusterDim.y = 1;
   attr[0].val.clusterDim.z = 1;
   cudaLaunchConfig_t lc{};
-  lc.gridDim = dim3(unsigned(std::min<int64_t>(prm.units, resident) * prm.cta_m));
+  lc.gridDim = dim3(unsigned(std::min<int64_t>(prm.units, resident) * ctas));
   lc.blockDim = dim3(kThreads);
   lc.dynamicSmemBytes = smem;
   lc.stream = stream;
   lc.attrs = attr;
-  lc.numAttrs = prm.cta_m > 1 ? 1 : 0;
+  lc.numAttrs = ctas > 1 ? 1 : 0;
   if (cudaLaunchKernelEx(&lc, tiled_gemm_kernel<BN>, map_a, map_b, map_c, prm) != cudaSuccess)
     return BLOCKFP8_ERROR_CUDA;
   return BLOCKFP8_SUCCESS;
