@@ -12,10 +12,12 @@
 // (M fastest within groups of kTiledGroupM token rows) so that one wave shares its weight and
 // activation tiles in L2, and the producer streams the next tile while the math warpgroups run the
 // current epilogue. No split-K: every output is one CTA's fixed-order sum, bitwise deterministic.
-// Multicast (on unless BLOCKFP8_TILED_MULTICAST=0; multicast_enabled says what it measured): with two
-// or more token tiles the CTAs run as cluster pairs on two token tiles of one weight tile; each producer
-// loads half of the weight tile and multicasts it to both, so the weight crosses L2 -> SM once per
-// pair (a CTA moves 16 KB of A + BN/2 x 128 B of B a k-block, not 16 + BN x 128 B).
+// Multicast (on unless BLOCKFP8_TILED_MULTICAST=0): with one token tile, clusters of CTAs on
+// neighbouring weight tiles share it, each loading a slice of the token tile for all (cluster_n_ctas
+// says what it measured); with two or more, the CTAs run as cluster pairs on two token tiles of one
+// weight tile, each loading half of the weight tile for both (multicast_enabled), so the weight
+// crosses L2 -> SM once per pair (a CTA moves 16 KB of A + BN/2 x 128 B of B a k-block, not
+// 16 + BN x 128 B).
 #include <cuda.h>
 #include <cudaTypedefs.h>
 #include <cuda_bf16.h>
@@ -56,11 +58,10 @@ constexpr int kFullArrivals = 1 + 32;
 struct Params {
   int m, n, kb_total;
   int m_tiles, n_tiles;
-  // CTAs of a cluster along M and along N (1 or 2; never both 2). cta_m = 2: the cluster's CTAs take
-  // token tiles 2u and 2u + 1 against one weight tile, and each producer multicasts its half of the
-  // weight tile to both. cta_n = 2 (experiment, BLOCKFP8_TILED_PAIR_N=1, one token tile only): they
-  // take weight tiles 2v and 2v + 1 against one token tile, and each multicasts its half of the token
-  // tile to both.
+  // CTAs of a cluster along M (1 or 2) and along N (1, 2 or 4); never both above 1. cta_m = 2: the
+  // cluster's CTAs take token tiles 2u and 2u + 1 against one weight tile, and each producer
+  // multicasts its half of the weight tile to both. cta_n = c: they take weight tiles cv .. cv + c - 1
+  // against one token tile, and each multicasts its 128 / c token rows of it to all c.
   int cta_m, cta_n;
   int m_units;      // ceil(m_tiles / cta_m)
   int n_units;      // ceil(n_tiles / cta_n)
@@ -97,7 +98,7 @@ struct Tile {
 // inside a group, so consecutive units (the clusters of one wave) share one weight tile across
 // several token tiles. A unit is cta_m token tiles against one weight tile; cluster rank r takes
 // the r-th (past M when m_tiles is odd: it still loads its half of the weight, and stores nothing);
-// with cta_n = 2 the same along N.
+// with cta_n > 1 the same along N (past N: its share of A still goes out, nothing is stored).
 template <int BN>
 __device__ __forceinline__ Tile tile_at(int64_t u, const Params& p, int rank) {
   const int group_units = kTiledGroupM / p.cta_m;  // a group spans kTiledGroupM token tiles
@@ -110,8 +111,8 @@ __device__ __forceinline__ Tile tile_at(int64_t u, const Params& p, int rank) {
   return {((first + local % rows) * p.cta_m + m_rank) * kTokens, ((local / rows) * p.cta_n + n_rank) * BN};
 }
 
-// CTAs in this CTA's cluster (1 or 2), and its rank there (== %cluster_ctarank: a cluster spans
-// consecutive x).
+// CTAs in this CTA's cluster (1, 2 or 4; its rank there is blockIdx.x % ctas == %cluster_ctarank: a
+// cluster spans consecutive x).
 __device__ __forceinline__ int cluster_ctas(const Params& p) { return p.cta_m * p.cta_n; }
 
 // Position in the stage ring; the phase bit flips every time the ring wraps.
@@ -140,11 +141,13 @@ __device__ __forceinline__ void produce_tiles(const CUtensorMap* map_a, const CU
   const int rank = blockIdx.x % ctas;
   // With a pair along M, this CTA loads weight rows [rank BN/2, (rank + 1) BN/2) of the tile into
   // both CTAs (the map's box is BN/2 rows; 1024-byte aligned in shared memory since 16 | BN); along
-  // N, token rows [64 rank, 64 rank + 64) of the token tile (the A map's box is 64 rows).
+  // N, token rows [a_rows rank, a_rows (rank + 1)) of the token tile into all (the A map's box is
+  // 128 / cta_n rows).
   const int b_rows = BN / p.cta_m;
   const int b_offset = L::kATile + rank * b_rows * kKBlockBytes;
   const int a_rows = kTokens / p.cta_n;
   const int a_offset = rank * a_rows * kKBlockBytes;
+  const uint16_t everyone = uint16_t((1u << ctas) - 1);
   RingPos pos;
   for (int64_t u = blockIdx.x / ctas; u < p.units; u += gridDim.x / ctas) {
     const Tile tile = tile_at<BN>(u, p, rank);
@@ -158,19 +161,19 @@ __device__ __forceinline__ void produce_tiles(const CUtensorMap* map_a, const CU
       // other CTA's half of the weight tile lands here too, completing on this full barrier.
       ptx::mbar_arrive_expect_tx(&full[s], L::kStage);
       if (p.cta_n > 1)
-        ptx::tma_load_2d_multicast(stage + a_offset, map_a, &full[s], kb * kKBlockBytes, tile.m0 + rank * a_rows, 0x3,
+        ptx::tma_load_2d_multicast(stage + a_offset, map_a, &full[s], kb * kKBlockBytes, tile.m0 + rank * a_rows, everyone,
                                    policy);
       else
         ptx::tma_load_2d(stage, map_a, &full[s], kb * kKBlockBytes, tile.m0, policy);
       if (p.cta_m > 1)
-        ptx::tma_load_2d_multicast(stage + b_offset, map_b, &full[s], kb * kKBlockBytes, tile.n0 + rank * b_rows, 0x3,
+        ptx::tma_load_2d_multicast(stage + b_offset, map_b, &full[s], kb * kKBlockBytes, tile.n0 + rank * b_rows, everyone,
                                    policy);
       else
         ptx::tma_load_2d(stage + L::kATile, map_b, &full[s], kb * kKBlockBytes, tile.n0, policy);
     }
   }
-  // With a pair, the other CTA's math warps arrive on this CTA's empty barriers, and its producer
-  // wrote into this CTA's ring: stay until both CTAs have released every stage, so that nothing
+  // In a cluster, the other CTAs' math warps arrive on this CTA's empty barriers, and their producers
+  // wrote into this CTA's ring: stay until every CTA has released every stage, so that nothing
   // targets this CTA's shared memory after it exits.
   if (ctas > 1)
     for (int i = 0; i < p.stages; ++i, pos.next(p.stages)) ptx::mbar_wait(&empty[pos.stage], pos.phase ^ 1);
@@ -360,8 +363,9 @@ __device__ __forceinline__ void consume(const CUtensorMap* map_c, const Params& 
   const int row = 64 * wg + 16 * (tid_wg / 32) + lane / 4;
   const int ctas = cluster_ctas(p);
   const int rank = blockIdx.x % ctas;
-  // The other CTA's empty barriers (a pair: its producer's multicast also fills this CTA's ring).
-  const uint32_t peer_empty = ctas > 1 ? ptx::map_to_rank(empty, rank ^ 1) : 0;
+  // Lane i < ctas - 1 releases stages to the (i + 1)-th CTA after this one in the cluster, whose
+  // producer's multicast also fills this CTA's ring.
+  const uint32_t peer_empty = lane < ctas - 1 ? ptx::map_to_rank(empty, (rank + 1 + lane) % ctas) : 0;
   uint8_t* my_out = out + wg * L::kOutHalf;
   float acc[BN / 2], part[BN / 2];
   RingPos pos;
@@ -393,12 +397,12 @@ __device__ __forceinline__ void consume(const CUtensorMap* map_c, const Params& 
       ptx::wgmma_wait<0>();
       // Computed, and this thread's scales read: the producers may refill it. Every thread arrives
       // here (one arrival a warp after __syncwarp is as sound under the PTX memory model, but
-      // racecheck reports the other lanes' scale reads against the next cp.async). A pair's
-      // multicast into the other CTA waits for one arrival a warp there.
+      // racecheck reports the other lanes' scale reads against the next cp.async). A cluster
+      // peer's multicast into this CTA waits for one arrival a warp here, made there.
       ptx::mbar_arrive(&empty[s]);
       if (ctas > 1) {
         __syncwarp();
-        if (lane == 0) ptx::mbar_arrive_cluster(peer_empty + 8 * s);
+        if (lane < ctas - 1) ptx::mbar_arrive_cluster(peer_empty + 8 * s);
       }
       promote<BN>(acc, part, k, split);
       if (more) {
@@ -431,12 +435,12 @@ __global__ void __launch_bounds__(kThreads, 1)
   if (threadIdx.x == 0) {
     for (int s = 0; s < p.stages; ++s) {
       ptx::mbar_init(&full[s], kFullArrivals);
-      // Every math thread of this CTA, and with a pair one arrival per math warp of the other CTA.
-      ptx::mbar_init(&empty[s], kMathThreads + (cluster_ctas(p) > 1 ? kMathThreads / 32 : 0));
+      // Every math thread of this CTA, and one arrival per math warp of each other CTA of the cluster.
+      ptx::mbar_init(&empty[s], kMathThreads + (cluster_ctas(p) - 1) * (kMathThreads / 32));
     }
     ptx::fence_barrier_init();
   }
-  // A pair's barriers must be initialised in both CTAs before either producer multicasts.
+  // A cluster's barriers must be initialised in every CTA before any producer multicasts.
   if (cluster_ctas(p) > 1) {
     ptx::cluster_arrive();
     ptx::cluster_wait();
@@ -496,12 +500,19 @@ bool multicast_enabled() {
   return on;
 }
 
-// Experiment (BLOCKFP8_TILED_PAIR_N=1): with one token tile (M <= 128), weight tiles run as cluster
-// pairs that share the token tile: every CTA of a wave otherwise reads the same 16 KB A tile each
-// k-block (docs/session-notes-2026-11-30-7.md, #5).
-bool pair_n_enabled() {
-  static const bool on = env_switch("BLOCKFP8_TILED_PAIR_N", false);
-  return on;
+// Clusters along N: with few token tiles, every CTA of a wave reads the same 16 KB A tile each
+// k-block; cta_n CTAs on neighbouring weight tiles share it instead, each loading 128 / cta_n of its
+// rows for all. Pairs at one token tile (M <= 128) measured 0.61-0.96x on 7168x16384, 9216x7168,
+// 36864x7168 and 24576x1536 at M = 65-128, most at M = 65 (s8 call 1, logs/2026-11-30-s8-ab/call1).
+// Diagnostic overrides: BLOCKFP8_TILED_CTA_N (1, 2 or 4 CTAs) and BLOCKFP8_TILED_N_MTILES (the most
+// token tiles at which clusters go along N rather than M).
+int cluster_n_ctas() {
+  static const int c = env_int("BLOCKFP8_TILED_CTA_N", 2);
+  return c == 4 ? 4 : c == 1 ? 1 : 2;
+}
+int cluster_n_max_mtiles() {
+  static const int t = env_int("BLOCKFP8_TILED_N_MTILES", 1);
+  return t;
 }
 
 
@@ -514,10 +525,12 @@ blockfp8_status_t launch(const Problem& p, const blockfp8_config_t& cfg, const D
   prm.m = int(p.m), prm.n = int(p.n), prm.kb_total = int(p.k_blocks());
   prm.m_tiles = int((p.m + kTokens - 1) / kTokens);
   prm.n_tiles = int((p.n + BN - 1) / BN);
-  // Pairs of token tiles share the weight tile's L2 -> SM traffic wherever there are two.
-  const int pair_clusters = dev.max_clusters[2];
-  prm.cta_m = multicast_enabled() && prm.m_tiles >= 2 && pair_clusters > 0 ? 2 : 1;
-  prm.cta_n = pair_n_enabled() && prm.m_tiles == 1 && prm.n_tiles >= 2 && pair_clusters > 0 ? 2 : 1;
+  // Few token tiles: clusters along N share the token tile. Otherwise pairs of token tiles share the
+  // weight tile's L2 -> SM traffic.
+  const int cta_n = cluster_n_ctas();
+  prm.cta_n = multicast_enabled() && prm.m_tiles <= cluster_n_max_mtiles() && prm.n_tiles >= 2 &&
+                      dev.max_clusters[cta_n] > 0 ? std::min(cta_n, prm.n_tiles >= 4 ? 4 : 2) : 1;
+  prm.cta_m = multicast_enabled() && prm.cta_n == 1 && prm.m_tiles >= 2 && dev.max_clusters[2] > 0 ? 2 : 1;
   prm.m_units = (prm.m_tiles + prm.cta_m - 1) / prm.cta_m;
   prm.n_units = (prm.n_tiles + prm.cta_n - 1) / prm.cta_n;
   prm.units = int64_t(prm.m_units) * prm.n_units;
@@ -543,7 +556,7 @@ blockfp8_status_t launch(const Problem& p, const blockfp8_config_t& cfg, const D
   }
 
   // Persistent: as many clusters as the device holds at once (one CTA an SM), or one per unit.
-  const int resident = ctas > 1 ? pair_clusters : std::max(dev.sm_count, 1);
+  const int resident = ctas > 1 ? dev.max_clusters[ctas] : std::max(dev.sm_count, 1);
   cudaLaunchAttribute attr[1];
   attr[0].id = cudaLaunchAttributeClusterDimension;
   attr[0].val.clusterDim.x = unsigned(ctas);

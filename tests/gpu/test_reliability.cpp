@@ -542,6 +542,7 @@ TEST_F(ReliabilityTest, SanitizerSmoke) {
       {spec(200, 100, 512), swapab(128, 2, 2, 2)},                   // split tokens, shallowest ring, 2 tiles
       {spec(129, 100, 512), tiled},                                  // tiled: M and N tails
       {spec(300, 200, 384), tiled_narrow},
+      {spec(100, 700, 512), tiled_narrow},                           // tiled: one token tile, clusters along N
       {spec(9, 200, 1024), invariant},
   };
   for (const Determinism& dc : cases) {

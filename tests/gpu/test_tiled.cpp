@@ -117,6 +117,15 @@ TEST_F(TiledTest, Shapes) {
     ASSERT_NO_FATAL_FAILURE(run_case(s, cfgs));
 }
 
+// One token tile: clusters of CTAs on neighbouring weight tiles share it (2 by default; the device
+// suite reruns this binary with BLOCKFP8_TILED_CTA_N=4 and BLOCKFP8_TILED_N_MTILES=4), with weight
+// tile counts that leave the last cluster CTAs past N (700 rows: 9 tiles of 80, 5 of 144).
+TEST_F(TiledTest, OneTokenTileClustersAlongN) {
+  for (const GemmSpec& s : {spec(100, 700, 512), spec(1, 300, 256), spec(128, 2112, 1024), spec(65, 7168, 384),
+                            spec(257, 700, 512)})
+    ASSERT_NO_FATAL_FAILURE(run_case(s, every_width()));
+}
+
 TEST_F(TiledTest, OutputDtypes) {
   const std::vector<blockfp8_config_t> cfgs = {tiled(64), tiled(96), tiled(176), tiled(192)};
   for (blockfp8_dtype_t t : {BLOCKFP8_DTYPE_FP16, BLOCKFP8_DTYPE_FP32, BLOCKFP8_DTYPE_BF16})
