@@ -51,7 +51,7 @@ bool cached_tile_map(CUtensorMap* map, const TileMapSpec& spec) {
     TileMapSpec spec;
     CUtensorMap map;
   };
-  constexpr int kEntries = 16;  // a decode call uses 2 maps, a tiled one 3
+  constexpr int kEntries = 16;  // a decode call uses 2 maps, a tiled one 3 to 5
   thread_local Entry cache[kEntries] = {};
   thread_local int next = 0;
   for (const Entry& e : cache) {

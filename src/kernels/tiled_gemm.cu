@@ -63,6 +63,8 @@ struct Params {
   // multicasts its half of the weight tile to both. cta_n = c: they take weight tiles cv .. cv + c - 1
   // against one token tile, and each multicasts its 128 / c token rows of it to all c.
   int cta_m, cta_n;
+  int a_tail_rows;  // m % (128 / cta_n): rows of the A tail map's box (0: no partial slice)
+  int b_tail_rows;  // n % (BN / cta_m): the same for B
   int m_units;      // ceil(m_tiles / cta_m)
   int n_units;      // ceil(n_tiles / cta_n)
   int64_t units;    // m_units * n_units: what the clusters walk
@@ -92,6 +94,12 @@ struct Layout {
 
 struct Tile {
   int m0, n0;
+};
+
+// The operands' tensor maps: full boxes of a CTA's slice of the token tile (a) and the weight tile
+// (b), and boxes of the remainder at M and N (a_tail, b_tail: copies of a and b where there is none).
+struct TileMaps {
+  CUtensorMap a, a_tail, b, b_tail;
 };
 
 // This CTA's tile of unit u of the grouped order: groups of kTiledGroupM token rows, M fastest
@@ -132,9 +140,13 @@ struct RingPos {
 // time at 4096 x 7168 x 4096 (ncu source counters, 2026-11-30), where cuBLASLt's waited 1-2 %.
 //
 // One thread TMAs the A and B tiles (with a pair: A, and its half of B to both CTAs).
+// Rows of this CTA's slice of an operand tile that exist: a slice is `rows` rows from `start`; the
+// operand has `limit` rows.
+__device__ __forceinline__ int rows_within(int start, int rows, int limit) { return min(max(limit - start, 0), rows); }
+
 template <int BN>
-__device__ __forceinline__ void produce_tiles(const CUtensorMap* map_a, const CUtensorMap* map_b, const Params& p,
-                                              uint8_t* smem, uint64_t* full, uint64_t* empty) {
+__device__ __forceinline__ void produce_tiles(const TileMaps& maps, const Params& p, uint8_t* smem, uint64_t* full,
+                                              uint64_t* empty) {
   using L = Layout<BN>;
   const uint64_t policy = ptx::l2_evict_normal();  // both operands are re-read by other tiles
   const int ctas = cluster_ctas(p);
@@ -144,32 +156,43 @@ __device__ __forceinline__ void produce_tiles(const CUtensorMap* map_a, const CU
   // N, token rows [a_rows rank, a_rows (rank + 1)) of the token tile into all (the A map's box is
   // 128 / cta_n rows).
   const int b_rows = BN / p.cta_m;
-  const int b_offset = L::kATile + rank * b_rows * kKBlockBytes;
+  const int b_offset = L::kATile + (p.cta_m > 1 ? rank : 0) * b_rows * kKBlockBytes;
   const int a_rows = kTokens / p.cta_n;
-  const int a_offset = rank * a_rows * kKBlockBytes;
+  const int a_offset = (p.cta_n > 1 ? rank : 0) * a_rows * kKBlockBytes;
   const uint16_t everyone = uint16_t((1u << ctas) - 1);
   RingPos pos;
   for (int64_t u = blockIdx.x / ctas; u < p.units; u += gridDim.x / ctas) {
     const Tile tile = tile_at<BN>(u, p, rank);
+    // Rows past M or N are never loaded. A box that crosses the edge has the TMA engine write zeros
+    // for the rest, slowly: at M = 65 the kernel took twice its M = 128 time, and a pair's CTA past M
+    // (M = 384) 1.7x the time of M = 512 (s8 call 2). Those rows only feed outputs that are never
+    // stored, so whatever the ring holds there will do. A partial slice takes the tail map, whose box
+    // is the edge's remainder; the stage expects the bytes of the rows that exist, from every slice.
+    const int a_start = tile.m0 + (p.cta_n > 1 ? rank * a_rows : 0), b_start = tile.n0 + (p.cta_m > 1 ? rank * b_rows : 0);
+    const int a_valid = rows_within(a_start, a_rows, p.m), b_valid = rows_within(b_start, b_rows, p.n);
+    const CUtensorMap* a_map = a_valid == a_rows ? &maps.a : &maps.a_tail;
+    const CUtensorMap* b_map = b_valid == b_rows ? &maps.b : &maps.b_tail;
+    const uint32_t tx =
+        uint32_t((rows_within(tile.m0, kTokens, p.m) + rows_within(tile.n0, BN, p.n)) * kKBlockBytes);
     for (int kb = 0; kb < p.kb_total; ++kb, pos.next(p.stages)) {
       const int s = pos.stage;
-      // The first pass finds every stage free. With a pair, the stage is free once the math warps
-      // of both CTAs have released it: this producer's multicast writes into both.
+      // The first pass finds every stage free. In a cluster, the stage is free once the math warps
+      // of every CTA have released it: this producer's multicast writes into all of them.
       ptx::mbar_wait(&empty[s], pos.phase ^ 1);
       uint8_t* stage = smem + s * L::kStage;
-      // A TMA box always delivers its full size; rows past M or N arrive as zeros. With a pair the
-      // other CTA's half of the weight tile lands here too, completing on this full barrier.
-      ptx::mbar_arrive_expect_tx(&full[s], L::kStage);
-      if (p.cta_n > 1)
-        ptx::tma_load_2d_multicast(stage + a_offset, map_a, &full[s], kb * kKBlockBytes, tile.m0 + rank * a_rows, everyone,
-                                   policy);
-      else
-        ptx::tma_load_2d(stage, map_a, &full[s], kb * kKBlockBytes, tile.m0, policy);
-      if (p.cta_m > 1)
-        ptx::tma_load_2d_multicast(stage + b_offset, map_b, &full[s], kb * kKBlockBytes, tile.n0 + rank * b_rows, everyone,
-                                   policy);
-      else
-        ptx::tma_load_2d(stage + L::kATile, map_b, &full[s], kb * kKBlockBytes, tile.n0, policy);
+      ptx::mbar_arrive_expect_tx(&full[s], tx);
+      if (a_valid > 0) {
+        if (p.cta_n > 1)
+          ptx::tma_load_2d_multicast(stage + a_offset, a_map, &full[s], kb * kKBlockBytes, a_start, everyone, policy);
+        else
+          ptx::tma_load_2d(stage, a_map, &full[s], kb * kKBlockBytes, a_start, policy);
+      }
+      if (b_valid > 0) {
+        if (p.cta_m > 1)
+          ptx::tma_load_2d_multicast(stage + b_offset, b_map, &full[s], kb * kKBlockBytes, b_start, everyone, policy);
+        else
+          ptx::tma_load_2d(stage + L::kATile, b_map, &full[s], kb * kKBlockBytes, b_start, policy);
+      }
     }
   }
   // In a cluster, the other CTAs' math warps arrive on this CTA's empty barriers, and their producers
@@ -422,7 +445,7 @@ __device__ __forceinline__ void consume(const CUtensorMap* map_c, const Params& 
 
 template <int BN>
 __global__ void __launch_bounds__(kThreads, 1)
-    tiled_gemm_kernel(const __grid_constant__ CUtensorMap tmap_a, const __grid_constant__ CUtensorMap tmap_b,
+    tiled_gemm_kernel(const __grid_constant__ TileMaps maps,
                       const __grid_constant__ CUtensorMap tmap_c, const Params p) {
   using L = Layout<BN>;
   extern __shared__ uint8_t smem_raw[];
@@ -451,9 +474,11 @@ __global__ void __launch_bounds__(kThreads, 1)
   if (threadIdx.x >= kMathThreads) {
     ptx::setmaxnreg_dec<kProducerRegs>();
     if (threadIdx.x == kMathThreads) {
-      ptx::prefetch_tensormap(&tmap_a);
-      ptx::prefetch_tensormap(&tmap_b);
-      produce_tiles<BN>(&tmap_a, &tmap_b, p, smem, full, empty);
+      ptx::prefetch_tensormap(&maps.a);
+      ptx::prefetch_tensormap(&maps.b);
+      if (p.a_tail_rows) ptx::prefetch_tensormap(&maps.a_tail);
+      if (p.b_tail_rows) ptx::prefetch_tensormap(&maps.b_tail);
+      produce_tiles<BN>(maps, p, smem, full, empty);
     } else if (threadIdx.x / 32 == kMathThreads / 32 + 1) {
       produce_scales<BN>(p, scales, full, empty, threadIdx.x % 32);
     }
@@ -541,13 +566,21 @@ blockfp8_status_t launch(const Problem& p, const blockfp8_config_t& cfg, const D
   prm.stages = cfg.stages;
   prm.tma_store = tma_store_compatible(p);
 
-  CUtensorMap map_a, map_b, map_c{};
+  TileMaps maps;
+  CUtensorMap map_c{};
   constexpr auto kFp8 = CU_TENSOR_MAP_DATA_TYPE_UINT8;
-  if (!cached_tile_map(&map_a, tile_map(p.a, kFp8, p.m, p.k, p.lda, kKBlockBytes, kTokens / prm.cta_n,
-                                        CU_TENSOR_MAP_SWIZZLE_128B)) ||
-      !cached_tile_map(&map_b, tile_map(p.b, kFp8, p.n, p.k, p.ldb, kKBlockBytes, BN / prm.cta_m,
-                                        CU_TENSOR_MAP_SWIZZLE_128B)))
+  const int a_rows = kTokens / prm.cta_n, b_rows = BN / prm.cta_m;
+  prm.a_tail_rows = int(p.m % a_rows), prm.b_tail_rows = int(p.n % b_rows);
+  // An operand's map with `rows`-row boxes (swizzled 128-byte rows: one k-block of fp8).
+  auto operand = [&](CUtensorMap* map, const void* base, int64_t total_rows, int64_t ld, int rows) {
+    return cached_tile_map(map, tile_map(base, kFp8, total_rows, p.k, ld, kKBlockBytes, rows, CU_TENSOR_MAP_SWIZZLE_128B));
+  };
+  if (!operand(&maps.a, p.a, p.m, p.lda, a_rows) || !operand(&maps.b, p.b, p.n, p.ldb, b_rows) ||
+      (prm.a_tail_rows && !operand(&maps.a_tail, p.a, p.m, p.lda, prm.a_tail_rows)) ||
+      (prm.b_tail_rows && !operand(&maps.b_tail, p.b, p.n, p.ldb, prm.b_tail_rows)))
     return BLOCKFP8_ERROR_CUDA;
+  if (!prm.a_tail_rows) maps.a_tail = maps.a;
+  if (!prm.b_tail_rows) maps.b_tail = maps.b;
   if (prm.tma_store) {
     const CUtensorMapDataType type =
         p.c_dtype == BLOCKFP8_DTYPE_BF16 ? CU_TENSOR_MAP_DATA_TYPE_BFLOAT16 : CU_TENSOR_MAP_DATA_TYPE_FLOAT16;
@@ -569,7 +602,7 @@ blockfp8_status_t launch(const Problem& p, const blockfp8_config_t& cfg, const D
   lc.stream = stream;
   lc.attrs = attr;
   lc.numAttrs = ctas > 1 ? 1 : 0;
-  if (cudaLaunchKernelEx(&lc, tiled_gemm_kernel<BN>, map_a, map_b, map_c, prm) != cudaSuccess)
+  if (cudaLaunchKernelEx(&lc, tiled_gemm_kernel<BN>, maps, map_c, prm) != cudaSuccess)
     return BLOCKFP8_ERROR_CUDA;
   return BLOCKFP8_SUCCESS;
 }
