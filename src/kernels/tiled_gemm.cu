@@ -63,8 +63,6 @@ struct Params {
   // multicasts its half of the weight tile to both. cta_n = c: they take weight tiles cv .. cv + c - 1
   // against one token tile, and each multicasts its 128 / c token rows of it to all c.
   int cta_m, cta_n;
-  int a_tail_rows;  // m % (128 / cta_n): rows of the A tail map's box (0: no partial slice)
-  int b_tail_rows;  // n % (BN / cta_m): the same for B
   int m_units;      // ceil(m_tiles / cta_m)
   int n_units;      // ceil(n_tiles / cta_n)
   int64_t units;    // m_units * n_units: what the clusters walk
@@ -77,6 +75,8 @@ struct Params {
   int c_dtype;
   int stages;
   int tma_store;  // bf16 / fp16 output through shared memory and the TMA engine
+  // (Two more ints here, the tail maps' box rows, changed how ptxas compiled the math warpgroups'
+  // loop and cost 3-14 % at full tiles (s8 call 3): the kernel derives them from m and n instead.)
 };
 
 // Shared-memory layout of one CTA, from a 1024-byte aligned base (128-byte swizzle atoms need it):
@@ -99,7 +99,7 @@ struct Tile {
 // The operands' tensor maps: full boxes of a CTA's slice of the token tile (a) and the weight tile
 // (b), and boxes of the remainder at M and N (a_tail, b_tail: copies of a and b where there is none).
 struct TileMaps {
-  CUtensorMap a, a_tail, b, b_tail;
+  const CUtensorMap *a, *a_tail, *b, *b_tail;
 };
 
 // This CTA's tile of unit u of the grouped order: groups of kTiledGroupM token rows, M fastest
@@ -170,8 +170,8 @@ __device__ __forceinline__ void produce_tiles(const TileMaps& maps, const Params
     // is the edge's remainder; the stage expects the bytes of the rows that exist, from every slice.
     const int a_start = tile.m0 + (p.cta_n > 1 ? rank * a_rows : 0), b_start = tile.n0 + (p.cta_m > 1 ? rank * b_rows : 0);
     const int a_valid = rows_within(a_start, a_rows, p.m), b_valid = rows_within(b_start, b_rows, p.n);
-    const CUtensorMap* a_map = a_valid == a_rows ? &maps.a : &maps.a_tail;
-    const CUtensorMap* b_map = b_valid == b_rows ? &maps.b : &maps.b_tail;
+    const CUtensorMap* a_map = a_valid == a_rows ? maps.a : maps.a_tail;
+    const CUtensorMap* b_map = b_valid == b_rows ? maps.b : maps.b_tail;
     const uint32_t tx =
         uint32_t((rows_within(tile.m0, kTokens, p.m) + rows_within(tile.n0, BN, p.n)) * kKBlockBytes);
     for (int kb = 0; kb < p.kb_total; ++kb, pos.next(p.stages)) {
@@ -445,8 +445,9 @@ __device__ __forceinline__ void consume(const CUtensorMap* map_c, const Params& 
 
 template <int BN>
 __global__ void __launch_bounds__(kThreads, 1)
-    tiled_gemm_kernel(const __grid_constant__ TileMaps maps,
-                      const __grid_constant__ CUtensorMap tmap_c, const Params p) {
+    tiled_gemm_kernel(const __grid_constant__ CUtensorMap tmap_a, const __grid_constant__ CUtensorMap tmap_b,
+                      const __grid_constant__ CUtensorMap tmap_c, const Params p,
+                      const __grid_constant__ CUtensorMap tmap_a_tail, const __grid_constant__ CUtensorMap tmap_b_tail) {
   using L = Layout<BN>;
   extern __shared__ uint8_t smem_raw[];
   uint8_t* smem = ptx::align_smem_1024(smem_raw);
@@ -474,11 +475,11 @@ __global__ void __launch_bounds__(kThreads, 1)
   if (threadIdx.x >= kMathThreads) {
     ptx::setmaxnreg_dec<kProducerRegs>();
     if (threadIdx.x == kMathThreads) {
-      ptx::prefetch_tensormap(&maps.a);
-      ptx::prefetch_tensormap(&maps.b);
-      if (p.a_tail_rows) ptx::prefetch_tensormap(&maps.a_tail);
-      if (p.b_tail_rows) ptx::prefetch_tensormap(&maps.b_tail);
-      produce_tiles<BN>(maps, p, smem, full, empty);
+      ptx::prefetch_tensormap(&tmap_a);
+      ptx::prefetch_tensormap(&tmap_b);
+      if (p.m % (kTokens / p.cta_n)) ptx::prefetch_tensormap(&tmap_a_tail);
+      if (p.n % (BN / p.cta_m)) ptx::prefetch_tensormap(&tmap_b_tail);
+      produce_tiles<BN>({&tmap_a, &tmap_a_tail, &tmap_b, &tmap_b_tail}, p, smem, full, empty);
     } else if (threadIdx.x / 32 == kMathThreads / 32 + 1) {
       produce_scales<BN>(p, scales, full, empty, threadIdx.x % 32);
     }
@@ -566,21 +567,20 @@ blockfp8_status_t launch(const Problem& p, const blockfp8_config_t& cfg, const D
   prm.stages = cfg.stages;
   prm.tma_store = tma_store_compatible(p);
 
-  TileMaps maps;
-  CUtensorMap map_c{};
+  CUtensorMap map_a, map_a_tail, map_b, map_b_tail, map_c{};
   constexpr auto kFp8 = CU_TENSOR_MAP_DATA_TYPE_UINT8;
   const int a_rows = kTokens / prm.cta_n, b_rows = BN / prm.cta_m;
-  prm.a_tail_rows = int(p.m % a_rows), prm.b_tail_rows = int(p.n % b_rows);
+  const int a_tail_rows = int(p.m % a_rows), b_tail_rows = int(p.n % b_rows);
   // An operand's map with `rows`-row boxes (swizzled 128-byte rows: one k-block of fp8).
   auto operand = [&](CUtensorMap* map, const void* base, int64_t total_rows, int64_t ld, int rows) {
     return cached_tile_map(map, tile_map(base, kFp8, total_rows, p.k, ld, kKBlockBytes, rows, CU_TENSOR_MAP_SWIZZLE_128B));
   };
-  if (!operand(&maps.a, p.a, p.m, p.lda, a_rows) || !operand(&maps.b, p.b, p.n, p.ldb, b_rows) ||
-      (prm.a_tail_rows && !operand(&maps.a_tail, p.a, p.m, p.lda, prm.a_tail_rows)) ||
-      (prm.b_tail_rows && !operand(&maps.b_tail, p.b, p.n, p.ldb, prm.b_tail_rows)))
+  if (!operand(&map_a, p.a, p.m, p.lda, a_rows) || !operand(&map_b, p.b, p.n, p.ldb, b_rows) ||
+      (a_tail_rows && !operand(&map_a_tail, p.a, p.m, p.lda, a_tail_rows)) ||
+      (b_tail_rows && !operand(&map_b_tail, p.b, p.n, p.ldb, b_tail_rows)))
     return BLOCKFP8_ERROR_CUDA;
-  if (!prm.a_tail_rows) maps.a_tail = maps.a;
-  if (!prm.b_tail_rows) maps.b_tail = maps.b;
+  if (!a_tail_rows) map_a_tail = map_a;
+  if (!b_tail_rows) map_b_tail = map_b;
   if (prm.tma_store) {
     const CUtensorMapDataType type =
         p.c_dtype == BLOCKFP8_DTYPE_BF16 ? CU_TENSOR_MAP_DATA_TYPE_BFLOAT16 : CU_TENSOR_MAP_DATA_TYPE_FLOAT16;
@@ -602,7 +602,7 @@ blockfp8_status_t launch(const Problem& p, const blockfp8_config_t& cfg, const D
   lc.stream = stream;
   lc.attrs = attr;
   lc.numAttrs = ctas > 1 ? 1 : 0;
-  if (cudaLaunchKernelEx(&lc, tiled_gemm_kernel<BN>, maps, map_c, prm) != cudaSuccess)
+  if (cudaLaunchKernelEx(&lc, tiled_gemm_kernel<BN>, map_a, map_b, map_c, prm, map_a_tail, map_b_tail) != cudaSuccess)
     return BLOCKFP8_ERROR_CUDA;
   return BLOCKFP8_SUCCESS;
 }
