@@ -2,15 +2,22 @@
 point by point, two runs of each side, interleaved on one machine.
 
 Usage: python3 tools/ab_table.py A_LABEL B_LABEL A1.jsonl A2.jsonl B1.jsonl B2.jsonl
+With AB_PATHS=1 in the environment, the forced paths of --paths / --sweep runs too, one row each
+(where the two builds' dispatchers choose differently, these compare like with like).
 """
 import json
+import os
 import sys
+
+PATHS = os.environ.get("AB_PATHS") == "1"
 
 
 def load(path):
+    def wanted(r):
+        return r.get("cold_us") and (r["backend"] == "blockfp8" or (PATHS and r["backend"].startswith("blockfp8:")))
     try:
-        return {(r["N"], r["K"], r["M"]): r["cold_us"] for r in map(json.loads, open(path))
-                if r["backend"] == "blockfp8" and r.get("cold_us")}
+        return {(r["N"], r["K"], r["M"], r["backend"][9:]): r["cold_us"] for r in map(json.loads, open(path))
+                if wanted(r)}
     except OSError:
         return {}
 
@@ -19,14 +26,16 @@ def main(argv):
     a_label, b_label = argv[1], argv[2]
     a = [load(p) for p in argv[3:5]]
     b = [load(p) for p in argv[5:7]]
-    print(f"| N x K | M | {a_label} µs (runs 1, 2) | {b_label} µs (runs 1, 2) | {a_label} / {b_label} |")
-    print("|---|---:|---|---|---:|")
+    path_col = " path |" if PATHS else ""
+    print(f"| N x K | M |{path_col} {a_label} µs (runs 1, 2) | {b_label} µs (runs 1, 2) | {a_label} / {b_label} |")
+    print("|---|---:|" + ("---|" if PATHS else "") + "---|---|---:|")
     for key in sorted(a[0]):
         x = [run.get(key) for run in a]
         y = [run.get(key) for run in b]
         if None in x + y:
             continue
-        print(f"| {key[0]}x{key[1]} | {key[2]} | {x[0]:.2f}, {x[1]:.2f} | {y[0]:.2f}, {y[1]:.2f} | "
+        path = f" {key[3] or 'dispatcher'} |" if PATHS else ""
+        print(f"| {key[0]}x{key[1]} | {key[2]} |{path} {x[0]:.2f}, {x[1]:.2f} | {y[0]:.2f}, {y[1]:.2f} | "
               f"{(x[0] + x[1]) / (y[0] + y[1]):.3f} |")
 
 
