@@ -203,16 +203,17 @@ bool tiled_wins(int64_t m, int64_t n, int64_t k, const DeviceInfo& dev) {
     // 7168x2048 M=256 30.1 vs 12.8. Decode wins up to 66 tiles of 64 x 128, loses from 128.
     return decode_tiles(m, n, max_token_tile, kSwapabRowsPerTile) * 2 > dev.sm_count;
   }
-  // Measured (bench/results/logs/2026-11-29-third-session/paths-mid-m.jsonl.gz, H200, cold): where the
-  // weight spans many 128-row tiles, the tiled kernel beats the decode kernel once the token tile
-  // would be 128 wide (one warpgroup, no overlap): 32768x512 M=128 12.3 vs 42.0 us, 7168x16384
-  // M=128 67.8 vs 103-129 us; and at M = 64 on short K, where decode tiles are all epilogue:
-  // 32768x512 M=64 17.1 vs 23.2 us. Not on narrow weights: 2112x7168 M=128 30.1 vs 20.3 us.
-  // At M = 64 only on weights of a full wave of 128-row tiles: at 56-64 tiles decode stayed ahead
-  // (7168x1024 7.8 vs 14.5 us, 8192x512 6.8 vs 9.9 us; bench/results 51c10d4 against 4a357f8).
+  // One token tile. The tiled kernel runs its weight tiles as cluster pairs that share the token tile
+  // and loads no rows past M, so its time hardly moves with M up to 128, while the decode kernel's
+  // grows with its token tile. Measured (s8 call 4, bench/results/logs/2026-11-30-s8-ab/call4,
+  // forced paths, cold us, decode vs tiled): at M = 96-128 tiled from 36 weight tiles of 128 rows
+  // (4608x7168 30.5 vs 26.0, 7168x2048 14.2 vs 10.7), decode below (4096x7168 20.4 vs 26.0, 3072x7168
+  // 19.8 vs 25.3); at M = 64 tiled from 72 tiles (9216x7168 36.3 vs 31.2, 12288x7168 37.4 vs 31.4,
+  // 16384x512 11.0 vs 7.4, 24576x1536 25.1 vs 16.0), decode at 56 (7168x16384 47.1 vs 54.6,
+  // 7168x2048 9.0 vs 10.7) and 36 (4608x7168 19.6 vs 25.6).
   const int64_t weight_tiles = (n + 127) / 128;
-  if (weight_tiles * 3 < dev.sm_count) return false;
-  return m > kSwapabMaxPipelinedTokenTile || (m > 32 && k <= 1024 && weight_tiles >= dev.sm_count);
+  if (m > kSwapabMaxPipelinedTokenTile) return weight_tiles * 11 >= int64_t(dev.sm_count) * 3;
+  return m > 32 && weight_tiles * 2 > dev.sm_count;
 }
 
 double swapab_cost_ns(int64_t m, int64_t n, int64_t k, int token_tile, int weight_rows, int split_k,

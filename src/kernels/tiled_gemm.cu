@@ -170,10 +170,22 @@ __device__ __forceinline__ void produce_tiles(const TileMaps& maps, const Params
     // is the edge's remainder; the stage expects the bytes of the rows that exist, from every slice.
     const int a_start = tile.m0 + (p.cta_n > 1 ? rank * a_rows : 0), b_start = tile.n0 + (p.cta_m > 1 ? rank * b_rows : 0);
     const int a_valid = rows_within(a_start, a_rows, p.m), b_valid = rows_within(b_start, b_rows, p.n);
-    const CUtensorMap* a_map = a_valid == a_rows ? maps.a : maps.a_tail;
-    const CUtensorMap* b_map = b_valid == b_rows ? maps.b : maps.b_tail;
     const uint32_t tx =
         uint32_t((rows_within(tile.m0, kTokens, p.m) + rows_within(tile.n0, BN, p.n)) * kKBlockBytes);
+    // Each map at its own call site: a descriptor address picked at run time is not uniform, and the
+    // compiler then wraps every TMA issue in a loop over the values it may take.
+    auto load_a = [&](const CUtensorMap* map, uint8_t* stage, uint64_t* bar, int kb) {
+      if (p.cta_n > 1)
+        ptx::tma_load_2d_multicast(stage + a_offset, map, bar, kb * kKBlockBytes, a_start, everyone, policy);
+      else
+        ptx::tma_load_2d(stage, map, bar, kb * kKBlockBytes, a_start, policy);
+    };
+    auto load_b = [&](const CUtensorMap* map, uint8_t* stage, uint64_t* bar, int kb) {
+      if (p.cta_m > 1)
+        ptx::tma_load_2d_multicast(stage + b_offset, map, bar, kb * kKBlockBytes, b_start, everyone, policy);
+      else
+        ptx::tma_load_2d(stage + L::kATile, map, bar, kb * kKBlockBytes, b_start, policy);
+    };
     for (int kb = 0; kb < p.kb_total; ++kb, pos.next(p.stages)) {
       const int s = pos.stage;
       // The first pass finds every stage free. In a cluster, the stage is free once the math warps
@@ -181,18 +193,10 @@ __device__ __forceinline__ void produce_tiles(const TileMaps& maps, const Params
       ptx::mbar_wait(&empty[s], pos.phase ^ 1);
       uint8_t* stage = smem + s * L::kStage;
       ptx::mbar_arrive_expect_tx(&full[s], tx);
-      if (a_valid > 0) {
-        if (p.cta_n > 1)
-          ptx::tma_load_2d_multicast(stage + a_offset, a_map, &full[s], kb * kKBlockBytes, a_start, everyone, policy);
-        else
-          ptx::tma_load_2d(stage, a_map, &full[s], kb * kKBlockBytes, a_start, policy);
-      }
-      if (b_valid > 0) {
-        if (p.cta_m > 1)
-          ptx::tma_load_2d_multicast(stage + b_offset, b_map, &full[s], kb * kKBlockBytes, b_start, everyone, policy);
-        else
-          ptx::tma_load_2d(stage + L::kATile, b_map, &full[s], kb * kKBlockBytes, b_start, policy);
-      }
+      if (a_valid == a_rows) load_a(maps.a, stage, &full[s], kb);
+      else if (a_valid > 0) load_a(maps.a_tail, stage, &full[s], kb);
+      if (b_valid == b_rows) load_b(maps.b, stage, &full[s], kb);
+      else if (b_valid > 0) load_b(maps.b_tail, stage, &full[s], kb);
     }
   }
   // In a cluster, the other CTAs' math warps arrive on this CTA's empty barriers, and their producers

@@ -186,15 +186,21 @@ TEST(Dispatch, NoShallowRingWhenADeeperOneRuns) {
 
 TEST(Dispatch, TiledTakesWideWeightsAtMidM) {
   const DeviceInfo d = h200();
-  // Measured at M = 64 / 128 (dispatch.cpp, tiled_wins).
+  // Measured at M = 64-128 (dispatch.cpp, tiled_wins): from 36 weight tiles of 128 rows at M > 64,
+  // from 72 at M = 33-64.
   EXPECT_EQ(choose_config(128, 32768, 512, d).kernel, BLOCKFP8_KERNEL_TILED);
   EXPECT_EQ(choose_config(128, 7168, 16384, d).kernel, BLOCKFP8_KERNEL_TILED);
+  EXPECT_EQ(choose_config(96, 4608, 7168, d).kernel, BLOCKFP8_KERNEL_TILED);
   EXPECT_EQ(choose_config(64, 32768, 512, d).kernel, BLOCKFP8_KERNEL_TILED);
-  // Narrow weights and long K at M = 64 stay on the decode kernel; so does all of M <= 32.
+  EXPECT_EQ(choose_config(64, 9216, 7168, d).kernel, BLOCKFP8_KERNEL_TILED);
+  EXPECT_EQ(choose_config(64, 24576, 1536, d).kernel, BLOCKFP8_KERNEL_TILED);
+  // Narrower weights stay on the decode kernel; so does all of M <= 32.
   EXPECT_EQ(choose_config(128, 2112, 7168, d).kernel, BLOCKFP8_KERNEL_SWAPAB_SPLITK);
+  EXPECT_EQ(choose_config(128, 4096, 7168, d).kernel, BLOCKFP8_KERNEL_SWAPAB_SPLITK);  // 32 tiles
+  EXPECT_EQ(choose_config(64, 4608, 7168, d).kernel, BLOCKFP8_KERNEL_SWAPAB_SPLITK);
   EXPECT_EQ(choose_config(64, 7168, 16384, d).kernel, BLOCKFP8_KERNEL_SWAPAB_SPLITK);
   EXPECT_EQ(choose_config(64, 7168, 1024, d).kernel, BLOCKFP8_KERNEL_SWAPAB_SPLITK);  // 56 tiles: decode
-  EXPECT_EQ(choose_config(64, 8192, 512, d).kernel, BLOCKFP8_KERNEL_SWAPAB_SPLITK);
+  EXPECT_EQ(choose_config(64, 8192, 512, d).kernel, BLOCKFP8_KERNEL_SWAPAB_SPLITK);   // 64 tiles: decode
   for (int64_t m : {1, 8, 32}) EXPECT_EQ(choose_config(m, 32768, 512, d).kernel, BLOCKFP8_KERNEL_SWAPAB_SPLITK);
 }
 
