@@ -160,6 +160,8 @@ __device__ __forceinline__ void produce_tiles(const TileMaps& maps, const Params
   const int a_rows = kTokens / p.cta_n;
   const int a_offset = (p.cta_n > 1 ? rank : 0) * a_rows * kKBlockBytes;
   const uint16_t everyone = uint16_t((1u << ctas) - 1);
+  // No tile of the grid crosses M or N, and no cluster has a CTA past them.
+  const bool interior = p.m % kTokens == 0 && p.n % BN == 0 && p.m_tiles % p.cta_m == 0 && p.n_tiles % p.cta_n == 0;
   RingPos pos;
   for (int64_t u = blockIdx.x / ctas; u < p.units; u += gridDim.x / ctas) {
     const Tile tile = tile_at<BN>(u, p, rank);
@@ -186,6 +188,19 @@ __device__ __forceinline__ void produce_tiles(const TileMaps& maps, const Params
       else
         ptx::tma_load_2d(stage + L::kATile, map, bar, kb * kKBlockBytes, b_start, policy);
     };
+    if (interior) {
+      // Every slice of every tile whole (the common case): the loop as it was before edges were
+      // handled, which measured 5-14 % faster at full tiles than the general one below (s8 call 5).
+      for (int kb = 0; kb < p.kb_total; ++kb, pos.next(p.stages)) {
+        const int s = pos.stage;
+        ptx::mbar_wait(&empty[s], pos.phase ^ 1);
+        uint8_t* stage = smem + s * L::kStage;
+        ptx::mbar_arrive_expect_tx(&full[s], L::kStage);
+        load_a(maps.a, stage, &full[s], kb);
+        load_b(maps.b, stage, &full[s], kb);
+      }
+      continue;
+    }
     for (int kb = 0; kb < p.kb_total; ++kb, pos.next(p.stages)) {
       const int s = pos.stage;
       // The first pass finds every stage free. In a cluster, the stage is free once the math warps
