@@ -34,6 +34,10 @@ What to time (the floor, an empty kernel, cuBLASLt, the dispatcher's choice and,
   --no-constw        skip blockfp8_constw: the dispatcher's choice with BLOCKFP8_FLAG_CONST_WEIGHTS (the
                      weight stream starts before the preceding call in the graph ends), timed by default
                      at every M <= 128
+  --config NAME      also this forced configuration at every point, named as the JSON's configs are
+                     (swapab_r64_t8_s3_w2_k2_p6, tiled_t128_r144_p5; 0 = the library's default), as
+                     backend blockfp8:NAME, and with const weights as blockfp8_constw:NAME where
+                     blockfp8_constw runs (repeatable; skipped where the library refuses it)
 
 Timing
   --replays N        graph replays per measurement, median taken (default 20)
@@ -60,6 +64,23 @@ Special runs (each does only that and exits)
 }
 
 }  // namespace
+
+bool parse_config_name(const std::string& name, blockfp8_config_t* cfg) {
+  blockfp8_config_t c{};
+  int n = 0;
+  if (std::sscanf(name.c_str(), "swapab_r%d_t%d_s%d_w%d_k%d_p%d%n", &c.weight_rows, &c.token_tile, &c.split_k,
+                  &c.warpgroups, &c.stage_kblocks, &c.stages, &n) == 6 &&
+      n == int(name.size())) {
+    c.kernel = BLOCKFP8_KERNEL_SWAPAB_SPLITK;
+  } else if (std::sscanf(name.c_str(), "tiled_t%d_r%d_p%d%n", &c.token_tile, &c.weight_rows, &c.stages, &n) == 3 &&
+             n == int(name.size())) {
+    c.kernel = BLOCKFP8_KERNEL_TILED;
+  } else {
+    return false;
+  }
+  *cfg = c;
+  return true;
+}
 
 Options parse_options(int argc, char** argv) {
   Options o;
@@ -102,6 +123,12 @@ Options parse_options(int argc, char** argv) {
       o.check = false;
     } else if (a == "--no-constw") {
       o.const_weights = false;
+    } else if (a == "--config") {
+      const std::string v = value(i);
+      blockfp8_config_t c;
+      if (!parse_config_name(v, &c))
+        usage_error("bad --config '" + v + "' (want e.g. swapab_r64_t8_s3_w2_k2_p6 or tiled_t128_r144_p5)");
+      o.configs.push_back(c);
     } else if (a == "--no-bf16a") {
       o.bf16a = false;
     } else if (a == "--bf16a-max-m") {

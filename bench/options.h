@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "blockfp8/blockfp8.h"
 #include "shapes.h"
 
 namespace bench {
@@ -20,9 +21,14 @@ struct Options {
   bool bf16a = true;         // the bf16-activation backends (blockfp8_bf16a, blockfp8_quant_gemm)
   bool const_weights = true;  // the blockfp8_constw backend (BLOCKFP8_FLAG_CONST_WEIGHTS), M <= 128
   int64_t bf16a_max_m = 256;  // ... at every M up to this
+  std::vector<blockfp8_config_t> configs;  // --config: forced configurations timed at every point
   std::string json_path, commit;
   uint64_t seed = 1;
 };
+
+// A configuration from its name as blockfp8_config_name writes it ("swapab_r64_t8_s3_w2_k2_p6",
+// "tiled_t128_r144_p5"; a 0 field means the library's default). False if `name` is not one.
+bool parse_config_name(const std::string& name, blockfp8_config_t* cfg);
 
 // Parses argv; prints usage and exits on --help or a malformed option.
 Options parse_options(int argc, char** argv);

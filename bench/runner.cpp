@@ -496,6 +496,15 @@ std::vector<Row> run_shape(Context& ctx, const Shape& shape, int index, int tota
       constw.flags = BLOCKFP8_FLAG_CONST_WEIGHTS;
       run_blockfp8("blockfp8_constw", plan + "+const_weights", constw);
     }
+    for (const blockfp8_config_t& cfg : o.configs) {
+      const std::string name = config_name(cfg);
+      run_blockfp8("blockfp8:" + name, name, cfg);
+      if (o.const_weights && m <= 128) {
+        blockfp8_config_t constw = cfg;
+        constw.flags = BLOCKFP8_FLAG_CONST_WEIGHTS;
+        run_blockfp8("blockfp8_constw:" + name, name + "+const_weights", constw);
+      }
+    }
     if (o.paths || o.sweep)
       for (const blockfp8_config_t& cfg : forced_paths(m, o.sweep)) {
         const std::string name = config_name(cfg);

@@ -2,8 +2,9 @@
 point by point, two runs of each side, interleaved on one machine.
 
 Usage: python3 tools/ab_table.py A_LABEL B_LABEL A1.jsonl A2.jsonl B1.jsonl B2.jsonl
-With AB_PATHS=1 in the environment, the forced paths of --paths / --sweep runs too, one row each
-(where the two builds' dispatchers choose differently, these compare like with like).
+With AB_PATHS=1 in the environment, every forced configuration too (--paths, --sweep, --config: the
+backends named blockfp8:CONFIG and blockfp8_constw:CONFIG), one row each; where the two builds'
+dispatchers choose differently, these compare like with like.
 """
 import json
 import os
@@ -14,10 +15,10 @@ PATHS = os.environ.get("AB_PATHS") == "1"
 
 def load(path):
     def wanted(r):
-        return r.get("cold_us") and (r["backend"] == "blockfp8" or (PATHS and r["backend"].startswith("blockfp8:")))
+        return r.get("cold_us") and (r["backend"] == "blockfp8" or (PATHS and ":" in r["backend"]))
     try:
-        return {(r["N"], r["K"], r["M"], r["backend"][9:]): r["cold_us"] for r in map(json.loads, open(path))
-                if wanted(r)}
+        return {(r["N"], r["K"], r["M"], "" if r["backend"] == "blockfp8" else r["backend"]): r["cold_us"]
+                for r in map(json.loads, open(path)) if wanted(r)}
     except OSError:
         return {}
 
