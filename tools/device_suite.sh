@@ -55,6 +55,10 @@ if step env; then
 fi
 if step tests; then
   run gpu_tests 240 "$BUILD/tests/blockfp8_gpu_tests"
+  # The tiled kernel's other cluster shapes (clusters of 4 along N, along N up to 4 token tiles),
+  # which its tests name but the defaults never launch.
+  run gpu_tests_tiled_clusters 120 env BLOCKFP8_TILED_CTA_N=4 BLOCKFP8_TILED_N_MTILES=4 \
+    "$BUILD/tests/blockfp8_gpu_tests" --gtest_filter='TiledTest.*:ReliabilityTest.*'
   run unit_tests 60 "$BUILD/tests/blockfp8_unit_tests"
   run api_tests 60 "$BUILD/tests/blockfp8_api_tests"
 fi

@@ -25,6 +25,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <tuple>
 #include <utility>
 
 #include "dispatch_tiled.h"
@@ -561,6 +562,18 @@ int cluster_n_max_mtiles() {
   return t;
 }
 
+// The cluster a grid of m_tiles x n_tiles tiles runs on, {cta_m, cta_n}: along N where token tiles are
+// few, else pairs along M; one CTA where the device holds no cluster of that size.
+std::pair<int, int> cluster_shape(int m_tiles, int n_tiles, const DeviceInfo& dev) {
+  if (!multicast_enabled()) return {1, 1};
+  if (m_tiles <= cluster_n_max_mtiles() && n_tiles >= 2) {
+    const int cta_n = std::min(cluster_n_ctas(), n_tiles >= 4 ? 4 : 2);
+    if (cta_n > 1 && dev.max_clusters[cta_n] > 0) return {1, cta_n};
+  }
+  if (m_tiles >= 2 && dev.max_clusters[2] > 0) return {2, 1};
+  return {1, 1};
+}
+
 
 template <int BN>
 blockfp8_status_t launch(const Problem& p, const blockfp8_config_t& cfg, const DeviceInfo& dev, cudaStream_t stream) {
@@ -571,12 +584,7 @@ blockfp8_status_t launch(const Problem& p, const blockfp8_config_t& cfg, const D
   prm.m = int(p.m), prm.n = int(p.n), prm.kb_total = int(p.k_blocks());
   prm.m_tiles = int((p.m + kTokens - 1) / kTokens);
   prm.n_tiles = int((p.n + BN - 1) / BN);
-  // Few token tiles: clusters along N share the token tile. Otherwise pairs of token tiles share the
-  // weight tile's L2 -> SM traffic.
-  const int cta_n = cluster_n_ctas();
-  prm.cta_n = multicast_enabled() && prm.m_tiles <= cluster_n_max_mtiles() && prm.n_tiles >= 2 &&
-                      dev.max_clusters[cta_n] > 0 ? std::min(cta_n, prm.n_tiles >= 4 ? 4 : 2) : 1;
-  prm.cta_m = multicast_enabled() && prm.cta_n == 1 && prm.m_tiles >= 2 && dev.max_clusters[2] > 0 ? 2 : 1;
+  std::tie(prm.cta_m, prm.cta_n) = cluster_shape(prm.m_tiles, prm.n_tiles, dev);
   prm.m_units = (prm.m_tiles + prm.cta_m - 1) / prm.cta_m;
   prm.n_units = (prm.n_tiles + prm.cta_n - 1) / prm.cta_n;
   prm.units = int64_t(prm.m_units) * prm.n_units;
