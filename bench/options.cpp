@@ -35,7 +35,8 @@ What to time (the floor, an empty kernel, cuBLASLt, the dispatcher's choice and,
                      weight stream starts before the preceding call in the graph ends), timed by default
                      at every M <= 128
   --config NAME      also this forced configuration at every point, named as the JSON's configs are
-                     (swapab_r64_t8_s3_w2_k2_p6, tiled_t128_r144_p5; 0 = the library's default), as
+                     (swapab_r64_t8_s3_w2_k2_p6, tiled_t128_r144_p5_c2x1; 0 = the library's default;
+                     a tiled name without _cMxN takes the default cluster), as
                      backend blockfp8:NAME, and with const weights as blockfp8_constw:NAME where
                      blockfp8_constw runs (repeatable; skipped where the library refuses it)
 
@@ -72,7 +73,9 @@ bool parse_config_name(const std::string& name, blockfp8_config_t* cfg) {
                   &c.warpgroups, &c.stage_kblocks, &c.stages, &n) == 6 &&
       n == int(name.size())) {
     c.kernel = BLOCKFP8_KERNEL_SWAPAB_SPLITK;
-  } else if (std::sscanf(name.c_str(), "tiled_t%d_r%d_p%d%n", &c.token_tile, &c.weight_rows, &c.stages, &n) == 3 &&
+  } else if ((std::sscanf(name.c_str(), "tiled_t%d_r%d_p%d_c%dx%d%n", &c.token_tile, &c.weight_rows, &c.stages,
+                          &c.cluster_m, &c.cluster_n, &n) == 5 ||
+              std::sscanf(name.c_str(), "tiled_t%d_r%d_p%d%n", &c.token_tile, &c.weight_rows, &c.stages, &n) == 3) &&
              n == int(name.size())) {
     c.kernel = BLOCKFP8_KERNEL_TILED;
   } else {
@@ -127,7 +130,7 @@ Options parse_options(int argc, char** argv) {
       const std::string v = value(i);
       blockfp8_config_t c;
       if (!parse_config_name(v, &c))
-        usage_error("bad --config '" + v + "' (want e.g. swapab_r64_t8_s3_w2_k2_p6 or tiled_t128_r144_p5)");
+        usage_error("bad --config '" + v + "' (want e.g. swapab_r64_t8_s3_w2_k2_p6 or tiled_t128_r144_p5_c2x1)");
       o.configs.push_back(c);
     } else if (a == "--no-bf16a") {
       o.bf16a = false;

@@ -251,7 +251,8 @@ BLOCKFP8_API int blockfp8_config_name(const blockfp8_config_t* config, char* buf
       return std::snprintf(buf, size, "swapab_r%d_t%d_s%d_w%d_k%d_p%d", config->weight_rows, config->token_tile,
                            config->split_k, config->warpgroups, config->stage_kblocks, config->stages);
     case BLOCKFP8_KERNEL_TILED:
-      return std::snprintf(buf, size, "tiled_t%d_r%d_p%d", config->token_tile, config->weight_rows, config->stages);
+      return std::snprintf(buf, size, "tiled_t%d_r%d_p%d_c%dx%d", config->token_tile, config->weight_rows,
+                           config->stages, config->cluster_m, config->cluster_n);
   }
   return std::snprintf(buf, size, "kernel%d", config->kernel);
 }

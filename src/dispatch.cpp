@@ -310,6 +310,9 @@ blockfp8_config_t choose_batch_invariant_config(int64_t n, int64_t k, const Devi
 }
 
 blockfp8_status_t check_config(blockfp8_config_t& cfg, int64_t m, int64_t n, int64_t k, const DeviceInfo& dev) {
+  // Clusters of token or weight tiles are the tiled kernel's; the decode kernel's cluster is its split.
+  if (cfg.kernel != BLOCKFP8_KERNEL_TILED && cfg.kernel != BLOCKFP8_KERNEL_AUTO && (cfg.cluster_m || cfg.cluster_n))
+    return BLOCKFP8_ERROR_INVALID_CONFIG;
   switch (cfg.kernel) {
     case BLOCKFP8_KERNEL_AUTO:
       cfg = choose_config(m, n, k, dev);

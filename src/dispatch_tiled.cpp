@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <iterator>
+#include <utility>
 
 namespace blockfp8::detail {
 
@@ -10,15 +11,19 @@ namespace {
 constexpr int kAlignSlack = 1024;  // the ring is aligned up to 1024 bytes (128-byte swizzle atoms)
 constexpr int kBarrierBytes = 16;  // full + empty mbarrier of one stage
 // A tile's fixed cost in units of weight rows: loading its 128-token A tile every k-block, the
-// pipeline fill and the epilogue do not shrink with the tile's width. Fitted on the H200 (N = 2112,
-// K = 7168, M = 4096): 192-row tiles in 3 waves took 150.7 us, 144-row tiles in 4 waves 161 us,
-// and 3 (192 + F) / 4 (144 + F) = 150.7 / 161 gives F = 49.5.
-constexpr double kTileFixedRows = 48.0;
-// Tiles that touch three 128-row b_scale blocks (176 rows: see tiled_scale_blocks) promote with
-// a per-column choice among three scales and measured slower than the wave count says: on the
-// H200 176 rows took 164 us where 192 rows took 150.7 us in the same 3 waves (M = 4096), and
-// 52.9 us against 46.3 us in one wave (M = 1024), 17-22 % over the model.
-constexpr double kThreeScaleBlockFactor = 1.18;
+// pipeline fill and the epilogue do not shrink with the tile's width. Refitted on every width x
+// cluster at six shapes, M = 256-4096 (s9 call 4, tools/tiled_sweep_report.py --fit): 80 puts the
+// pick within 5 % of the best width at 39 of 42 points (48, the 2026-11-29 fit from one shape: 37).
+// It is about what shared memory says: per k-block a tile moves 16 KB of A and BN x 128 B of B into
+// shared memory, and the two math warpgroups read A once and B twice, 128 x (256 + 3 BN) bytes at a
+// fixed bandwidth, or BN + 85 rows' worth.
+// (Tiles that touch three 128-row b_scale blocks, 176 rows, carried a 1.18x penalty until the
+// promotion's split became a compile-time constant; they now measure as the model says: 176 rows
+// were the best width at 4 of the 42 points.)
+constexpr double kTileFixedRows = 80.0;
+// With one token tile, every CTA of a wave loads the same A tile each k-block; pairs along N each
+// multicast half of it to both: 0.61-0.96x the time of single CTAs at M = 65-128 (s8 call 1).
+constexpr double kOneTokenTileAlongNFactor = 0.90;
 
 int64_t ceil_div(int64_t a, int64_t b) { return (a + b - 1) / b; }
 
@@ -44,11 +49,58 @@ bool tiled_weight_rows_supported(int weight_rows) {
          std::end(kTiledWeightRows);
 }
 
+bool tiled_cluster_supported(TiledCluster c, const DeviceInfo& dev) {
+  const bool shape = (c.cta_m == 1 && (c.cta_n == 1 || c.cta_n == 2 || c.cta_n == 4)) || (c.cta_m == 2 && c.cta_n == 1);
+  return shape && (c.ctas() == 1 || dev.max_clusters[c.ctas()] > 0);
+}
+
+int64_t tiled_rounds(int64_t m, int64_t n, int weight_rows, TiledCluster c, const DeviceInfo& dev) {
+  const int64_t m_tiles = ceil_div(std::max<int64_t>(m, 1), kTiledTokenTile), n_tiles = ceil_div(n, weight_rows);
+  const int64_t units = ceil_div(m_tiles, c.cta_m) * ceil_div(n_tiles, c.cta_n);
+  const int resident = c.ctas() == 1 ? dev.sm_count : dev.max_clusters[c.ctas()];
+  return ceil_div(units, std::max(resident, 1));
+}
+
+double tiled_cost(int64_t m, int64_t n, int weight_rows, TiledCluster c, const DeviceInfo& dev) {
+  const bool one_token_tile = m <= kTiledTokenTile;
+  const double shared = c.cta_n > 1 && one_token_tile ? kOneTokenTileAlongNFactor : 1.0;
+  return double(tiled_rounds(m, n, weight_rows, c, dev)) * (weight_rows + kTileFixedRows) * shared;
+}
+
+namespace {
+
+// The clusters the dispatcher considers; single CTAs first, so that they take ties. The others are
+// for forcing:
+// - pairs along M (each multicasting half of the weight tile to both): against single CTAs of the same
+//   width, 0.90-1.09x at 192 rows (mean 1.00) and 0.94-1.10x at 128 rows (mean 1.03), M = 512-4096 on
+//   five shapes, with the order of the two inside a process swapped (s9 call 5). At an odd number of
+//   token tiles the last pair holds a CTA past M: 7168 x 16384 at M = 384 took 166 us against 88 us
+//   in pairs along N and about 90 us in single CTAs (s9 calls 3-4). They were the default from s7 to
+//   s9 on an A/B of 0.90-1.05x.
+// - pairs along N beyond one token tile: 1.02-1.21x the time of pairs along M at M = 256 and 512 (s8
+//   call 2), and above single CTAs at 5 of 6 odd-token-tile points (s9 call 4);
+// - clusters of 4 along N: against pairs, 0.97-1.03x on one-wave shapes and 1.25-1.50x on
+//   multi-round ones (s8 call 2).
+constexpr TiledCluster kAutoClusters[] = {{1, 1}, {1, 2}};
+
+// The cheapest (cost, cluster) for one width; cta_m / cta_n already forced (non-zero) are kept.
+std::pair<double, TiledCluster> best_cluster(int64_t m, int64_t n, int weight_rows, int forced_m, int forced_n,
+                                             const DeviceInfo& dev) {
+  std::pair<double, TiledCluster> best{-1.0, TiledCluster{}};
+  for (TiledCluster c : kAutoClusters) {
+    if ((forced_m && c.cta_m != forced_m) || (forced_n && c.cta_n != forced_n) || !tiled_cluster_supported(c, dev))
+      continue;
+    const double cost = tiled_cost(m, n, weight_rows, c, dev);
+    if (best.first < 0 || cost < best.first) best = {cost, c};
+  }
+  if (best.first < 0) best = {tiled_cost(m, n, weight_rows, TiledCluster{}, dev), TiledCluster{}};
+  return best;
+}
+
+}  // namespace
+
 double tiled_cost(int64_t m, int64_t n, int weight_rows, const DeviceInfo& dev) {
-  const int64_t tiles = ceil_div(std::max<int64_t>(m, 1), kTiledTokenTile) * ceil_div(n, weight_rows);
-  const int64_t waves = ceil_div(tiles, std::max(dev.sm_count, 1));
-  const double factor = tiled_scale_blocks(weight_rows) > 2 ? kThreeScaleBlockFactor : 1.0;
-  return double(waves) * (weight_rows + kTileFixedRows) * factor;
+  return best_cluster(m, n, weight_rows, 0, 0, dev).first;
 }
 
 blockfp8_status_t check_tiled_config(blockfp8_config_t& cfg, int64_t m, int64_t n, int64_t k, const DeviceInfo& dev) {
@@ -58,8 +110,21 @@ blockfp8_status_t check_tiled_config(blockfp8_config_t& cfg, int64_t m, int64_t 
   if (cfg.warpgroups == 0) cfg.warpgroups = kTiledWarpgroups;
   if (cfg.token_tile != kTiledTokenTile || cfg.split_k != 1 || cfg.warpgroups != kTiledWarpgroups)
     return BLOCKFP8_ERROR_INVALID_CONFIG;
-  if (cfg.weight_rows == 0) cfg.weight_rows = choose_tiled_config(m, n, k, dev).weight_rows;
+  if (cfg.weight_rows == 0) {
+    const blockfp8_config_t chosen = choose_tiled_config(m, n, k, dev);
+    cfg.weight_rows = chosen.weight_rows;
+    if (cfg.cluster_m == 0 && cfg.cluster_n == 0) cfg.cluster_m = chosen.cluster_m, cfg.cluster_n = chosen.cluster_n;
+  }
   if (!tiled_weight_rows_supported(cfg.weight_rows)) return BLOCKFP8_ERROR_INVALID_CONFIG;
+  if (cfg.cluster_m < 0 || cfg.cluster_n < 0) return BLOCKFP8_ERROR_INVALID_CONFIG;
+  if (cfg.cluster_m == 0 || cfg.cluster_n == 0) {
+    // One side forced (or none): the best cluster with it; the other side of a forced pair is 1.
+    const TiledCluster c = cfg.cluster_m > 1 || cfg.cluster_n > 1
+                               ? TiledCluster{std::max(cfg.cluster_m, 1), std::max(cfg.cluster_n, 1)}
+                               : best_cluster(m, n, cfg.weight_rows, cfg.cluster_m, cfg.cluster_n, dev).second;
+    cfg.cluster_m = c.cta_m, cfg.cluster_n = c.cta_n;
+  }
+  if (!tiled_cluster_supported({cfg.cluster_m, cfg.cluster_n}, dev)) return BLOCKFP8_ERROR_INVALID_CONFIG;
   const int max_stages = tiled_max_stages(cfg.weight_rows, dev);
   if (cfg.stages == 0) cfg.stages = max_stages;
   if (cfg.stages < kTiledMinStages || cfg.stages > max_stages) return BLOCKFP8_ERROR_INVALID_CONFIG;
@@ -69,12 +134,13 @@ blockfp8_status_t check_tiled_config(blockfp8_config_t& cfg, int64_t m, int64_t 
 blockfp8_config_t choose_tiled_config(int64_t m, int64_t n, int64_t k, const DeviceInfo& dev) {
   (void)k;
   int best = kTiledMaxWeightRows;
+  TiledCluster best_c{};
   double best_cost = -1;
   // Widest first, so that a tie keeps the wider tile (fewer A reloads).
   for (auto it = std::rbegin(kTiledWeightRows); it != std::rend(kTiledWeightRows); ++it) {
     if (tiled_max_stages(*it, dev) < kTiledMinStages) continue;
-    const double cost = tiled_cost(m, n, *it, dev);
-    if (best_cost < 0 || cost < best_cost) best = *it, best_cost = cost;
+    const auto [cost, c] = best_cluster(m, n, *it, 0, 0, dev);
+    if (best_cost < 0 || cost < best_cost) best = *it, best_c = c, best_cost = cost;
   }
   blockfp8_config_t cfg{};
   cfg.kernel = BLOCKFP8_KERNEL_TILED;
@@ -82,6 +148,7 @@ blockfp8_config_t choose_tiled_config(int64_t m, int64_t n, int64_t k, const Dev
   cfg.split_k = 1;
   cfg.warpgroups = kTiledWarpgroups;
   cfg.weight_rows = best;
+  cfg.cluster_m = best_c.cta_m, cfg.cluster_n = best_c.cta_n;
   cfg.stages = std::max(kTiledMinStages, tiled_max_stages(best, dev));
   return cfg;
 }

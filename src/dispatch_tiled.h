@@ -37,10 +37,25 @@ int tiled_smem_bytes(int weight_rows, int stages);
 int tiled_max_stages(int weight_rows, const DeviceInfo& dev);
 bool tiled_weight_rows_supported(int weight_rows);
 
-// Relative time of the whole problem with weight_rows-wide tiles on dev: every SM runs
-// ceil(tiles / sm_count) tiles (the busiest one sets the time), and a tile costs its width plus a
-// fixed share (the A tile it loads, pipeline fill, epilogue), times a measured penalty for widths
-// whose tiles touch three b_scale blocks. Exposed for tests and the benchmark.
+// A cluster of the tiled kernel: cta_m CTAs on neighbouring token tiles of one weight tile, or cta_n
+// on neighbouring weight tiles of one token tile (never both above 1). A cluster walks units of
+// cta_m x cta_n tiles; where the grid's tiles do not divide into units, the last units hold CTAs past
+// M or N, which load their share of the shared operand and store nothing.
+struct TiledCluster {
+  int cta_m = 1, cta_n = 1;
+  int ctas() const { return cta_m * cta_n; }
+};
+// The shapes the kernel has: 1x1, 2x1, 1x2 and 1x4 (the device must hold such clusters).
+bool tiled_cluster_supported(TiledCluster c, const DeviceInfo& dev);
+// How many units of c the busiest cluster runs (persistent clusters, as many as the device holds).
+int64_t tiled_rounds(int64_t m, int64_t n, int weight_rows, TiledCluster c, const DeviceInfo& dev);
+
+// Relative time of the whole problem with weight_rows-wide tiles in clusters c on dev: the busiest
+// cluster's units (tiled_rounds), each costing its width plus a fixed share (the A tile it loads,
+// pipeline fill, epilogue), times what sharing the token tile measured where there is one. Exposed
+// for tests and the benchmark.
+double tiled_cost(int64_t m, int64_t n, int weight_rows, TiledCluster c, const DeviceInfo& dev);
+// The same with the cluster the dispatcher would pick for that width.
 double tiled_cost(int64_t m, int64_t n, int weight_rows, const DeviceInfo& dev);
 // A tile of weight_rows rows starts at a multiple of weight_rows, so its offset in a 128-row b_scale
 // block is a multiple of gcd(weight_rows, 128): the step of the column where its second block begins.
@@ -56,12 +71,14 @@ static_assert(tiled_scale_blocks(176) == 3 && tiled_scale_blocks(192) == 2 && ti
               tiled_scale_blocks(144) == 2 && tiled_scale_blocks(128) == 2, "b_scale blocks a tile touches");
 
 // Validates a (possibly forced) TILED configuration and fills its defaults: 0 in token_tile,
-// split_k, warpgroups, weight_rows or stages means "the default"; anything else must be what the
-// kernel runs (token_tile 128, split_k 1, warpgroups 2, a supported weight_rows, a ring that fits).
+// split_k, warpgroups, weight_rows, stages, cluster_m or cluster_n means "the default"; anything else
+// must be what the kernel runs (token_tile 128, split_k 1, warpgroups 2, a supported weight_rows, a
+// ring that fits, a supported cluster). A forced weight_rows with the cluster left to the default
+// takes the cluster that is best for that width.
 blockfp8_status_t check_tiled_config(blockfp8_config_t& cfg, int64_t m, int64_t n, int64_t k, const DeviceInfo& dev);
 
-// The best TILED configuration for (m, n, k): weight_rows that minimises tiled_cost (never padding
-// N up to a multiple of 128), and the deepest ring that fits.
+// The best TILED configuration for (m, n, k): the weight_rows and cluster that minimise tiled_cost
+// (never padding N up to a multiple of 128), and the deepest ring that fits.
 blockfp8_config_t choose_tiled_config(int64_t m, int64_t n, int64_t k, const DeviceInfo& dev);
 
 }  // namespace blockfp8::detail

@@ -5,7 +5,7 @@
 # Steps (default: all but ab and timeline, in this order): env tests probe bench python pybench fuzz
 # ab timeline sanitizer. ab: diagnostic switches (AB_VARS, default BLOCKFP8_PDL=0): the GPU tests run
 # with each at its non-default value, and each timed on and off (AB_ARGS: where; e.g.
-# AB_VARS=BLOCKFP8_TILED_MULTICAST=0 with tiled shapes). timeline:
+# AB_VARS=BLOCKFP8_FUSED=0 with decode shapes). timeline:
 # bench/probes/decode_timeline on the decode shapes, PDL on and off (needs a probe staged from a
 # -DBLOCKFP8_TIMELINE=ON build: tools/stage_device_build.sh's third argument).
 # BUDGET (seconds, default 540) bounds the whole run: each step's limit shrinks to what is left,
@@ -55,10 +55,6 @@ if step env; then
 fi
 if step tests; then
   run gpu_tests 240 "$BUILD/tests/blockfp8_gpu_tests"
-  # The tiled kernel's other cluster shapes (clusters of 4 along N, along N up to 4 token tiles),
-  # which its tests name but the defaults never launch.
-  run gpu_tests_tiled_clusters 120 env BLOCKFP8_TILED_CTA_N=4 BLOCKFP8_TILED_N_MTILES=4 \
-    "$BUILD/tests/blockfp8_gpu_tests" --gtest_filter='TiledTest.*:ReliabilityTest.*'
   run unit_tests 60 "$BUILD/tests/blockfp8_unit_tests"
   run api_tests 60 "$BUILD/tests/blockfp8_api_tests"
 fi
@@ -120,7 +116,7 @@ fi
 if step ab; then
   # Diagnostic switches: correctness with each at its non-default value, then each timed on and off,
   # interleaved (tools/env_ab.sh). AB_VARS lists VAR=value, the value the tests run at (the
-  # non-default one: BLOCKFP8_PDL, BLOCKFP8_FUSED and BLOCKFP8_TILED_MULTICAST are on by default).
+  # non-default one: BLOCKFP8_PDL and BLOCKFP8_FUSED are on by default).
   # AB_VARS / AB_ARGS override what and where.
   AB_VARS=${AB_VARS:-"BLOCKFP8_PDL=0"}
   AB_ARGS=${AB_ARGS:-"--shape 2112,7168 --shape 576,7168 --shape 7168,2048 --m 1,4,32 --no-cublaslt"}

@@ -96,6 +96,11 @@ typedef struct blockfp8_config {
   int32_t stage_kblocks; /* SWAPAB_SPLITK: 128-wide k-blocks per pipeline stage (one TMA box each for
                             weight and tokens): 1..16; 0 = default */
   int32_t flags;         /* blockfp8_flags_t, ORed; read with kernel AUTO */
+  int32_t cluster_m;     /* TILED: CTAs of a cluster on neighbouring token tiles, each multicasting its
+                            share of their one weight tile to all: 1 or 2; 0 = default */
+  int32_t cluster_n;     /* TILED: CTAs of a cluster on neighbouring weight tiles, each multicasting its
+                            share of their one token tile to all: 1, 2 or 4; 0 = default. At most one of
+                            cluster_m and cluster_n above 1. Other kernels: 0 */
 } blockfp8_config_t;
 
 /* Flags of blockfp8_config_t. */

@@ -98,7 +98,7 @@ class Config(Structure):
 
     _fields_ = [("kernel", c_int32), ("token_tile", c_int32), ("split_k", c_int32), ("stages", c_int32),
                 ("warpgroups", c_int32), ("weight_rows", c_int32),
-                ("stage_kblocks", c_int32), ("flags", c_int32)]
+                ("stage_kblocks", c_int32), ("flags", c_int32), ("cluster_m", c_int32), ("cluster_n", c_int32)]
 
     def __repr__(self) -> str:
         return "Config(" + ", ".join(f"{f}={getattr(self, f)}" for f, _ in self._fields_) + ")"

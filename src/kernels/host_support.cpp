@@ -11,14 +11,6 @@ bool env_switch(const char* var, bool fallback) {
   return fallback;
 }
 
-int env_int(const char* var, int fallback) {
-  const char* v = std::getenv(var);
-  if (!v || !*v) return fallback;
-  char* end = nullptr;
-  const long x = std::strtol(v, &end, 10);
-  return *end == 0 && x >= 0 && x < (1 << 20) ? int(x) : fallback;
-}
-
 PFN_cuTensorMapEncodeTiled_v12000 tensor_map_encoder() {
   static const PFN_cuTensorMapEncodeTiled_v12000 fn = [] {
     void* ptr = nullptr;

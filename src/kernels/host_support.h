@@ -23,8 +23,6 @@ bool cached_tile_map(CUtensorMap* map, const TileMapSpec& spec);
 // A diagnostic switch from the environment: "0" or "1" in `var` (first character), else `fallback`.
 // Callers keep the answer in a function-local static: read once per process.
 bool env_switch(const char* var, bool fallback);
-// A diagnostic integer from the environment (decimal), else `fallback`.
-int env_int(const char* var, int fallback);
 
 constexpr int kMaxDevices = 64;
 

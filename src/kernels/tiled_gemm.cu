@@ -12,12 +12,10 @@
 // (M fastest within groups of kTiledGroupM token rows) so that one wave shares its weight and
 // activation tiles in L2, and the producer streams the next tile while the math warpgroups run the
 // current epilogue. No split-K: every output is one CTA's fixed-order sum, bitwise deterministic.
-// Multicast (on unless BLOCKFP8_TILED_MULTICAST=0): with one token tile, clusters of CTAs on
-// neighbouring weight tiles share it, each loading a slice of the token tile for all (cluster_n_ctas
-// says what it measured); with two or more, the CTAs run as cluster pairs on two token tiles of one
-// weight tile, each loading half of the weight tile for both (multicast_enabled), so the weight
-// crosses L2 -> SM once per pair (a CTA moves 16 KB of A + BN/2 x 128 B of B a k-block, not
-// 16 + BN x 128 B).
+// Multicast (the config's cluster_m x cluster_n, chosen in dispatch_tiled.cpp): clusters of CTAs on
+// neighbouring weight tiles share one token tile, each loading a slice of it for all; or pairs on two
+// token tiles share one weight tile, each loading half of it for both, so the weight crosses
+// L2 -> SM once per pair (a CTA moves 16 KB of A + BN/2 x 128 B of B a k-block, not 16 + BN x 128 B).
 #include <cuda.h>
 #include <cudaTypedefs.h>
 #include <cuda_bf16.h>
@@ -25,7 +23,6 @@
 
 #include <algorithm>
 #include <atomic>
-#include <tuple>
 #include <utility>
 
 #include "dispatch_tiled.h"
@@ -537,44 +534,6 @@ cudaError_t prepare(int smem_bytes) {
   return raise_smem_limit(tiled_gemm_kernel<BN>, raised, smem_bytes);
 }
 
-// Token tiles run as cluster pairs that share the weight tile's L2 -> SM traffic unless
-// BLOCKFP8_TILED_MULTICAST=0. On the H200: neutral with the one-warp producer (0.93-1.06x), then with
-// the split producer 0.93-0.99x at 6 of 6 points and 0.895-1.05x over 20 points at M = 256-8192
-// (geometric mean 0.983; below 1 at every M = 8192 point; bench/results/logs/2026-11-30-s7-ab).
-// It does not cut shared-memory traffic: every CTA still receives the whole tile.
-bool multicast_enabled() {
-  static const bool on = env_switch("BLOCKFP8_TILED_MULTICAST", true);
-  return on;
-}
-
-// Clusters along N: with few token tiles, every CTA of a wave reads the same 16 KB A tile each
-// k-block; cta_n CTAs on neighbouring weight tiles share it instead, each loading 128 / cta_n of its
-// rows for all. Pairs at one token tile (M <= 128) measured 0.61-0.96x on 7168x16384, 9216x7168,
-// 36864x7168 and 24576x1536 at M = 65-128, most at M = 65 (s8 call 1, logs/2026-11-30-s8-ab/call1).
-// Diagnostic overrides: BLOCKFP8_TILED_CTA_N (1, 2 or 4 CTAs) and BLOCKFP8_TILED_N_MTILES (the most
-// token tiles at which clusters go along N rather than M).
-int cluster_n_ctas() {
-  static const int c = env_int("BLOCKFP8_TILED_CTA_N", 2);
-  return c == 4 ? 4 : c == 1 ? 1 : 2;
-}
-int cluster_n_max_mtiles() {
-  static const int t = env_int("BLOCKFP8_TILED_N_MTILES", 1);
-  return t;
-}
-
-// The cluster a grid of m_tiles x n_tiles tiles runs on, {cta_m, cta_n}: along N where token tiles are
-// few, else pairs along M; one CTA where the device holds no cluster of that size.
-std::pair<int, int> cluster_shape(int m_tiles, int n_tiles, const DeviceInfo& dev) {
-  if (!multicast_enabled()) return {1, 1};
-  if (m_tiles <= cluster_n_max_mtiles() && n_tiles >= 2) {
-    const int cta_n = std::min(cluster_n_ctas(), n_tiles >= 4 ? 4 : 2);
-    if (cta_n > 1 && dev.max_clusters[cta_n] > 0) return {1, cta_n};
-  }
-  if (m_tiles >= 2 && dev.max_clusters[2] > 0) return {2, 1};
-  return {1, 1};
-}
-
-
 template <int BN>
 blockfp8_status_t launch(const Problem& p, const blockfp8_config_t& cfg, const DeviceInfo& dev, cudaStream_t stream) {
   const int smem = tiled_smem_bytes(BN, cfg.stages);
@@ -584,7 +543,7 @@ blockfp8_status_t launch(const Problem& p, const blockfp8_config_t& cfg, const D
   prm.m = int(p.m), prm.n = int(p.n), prm.kb_total = int(p.k_blocks());
   prm.m_tiles = int((p.m + kTokens - 1) / kTokens);
   prm.n_tiles = int((p.n + BN - 1) / BN);
-  std::tie(prm.cta_m, prm.cta_n) = cluster_shape(prm.m_tiles, prm.n_tiles, dev);
+  prm.cta_m = cfg.cluster_m, prm.cta_n = cfg.cluster_n;  // check_tiled_config: a shape the device holds
   prm.m_units = (prm.m_tiles + prm.cta_m - 1) / prm.cta_m;
   prm.n_units = (prm.n_tiles + prm.cta_n - 1) / prm.cta_n;
   prm.units = int64_t(prm.m_units) * prm.n_units;

@@ -33,6 +33,7 @@
 #include "blockfp8/blockfp8.h"
 #include "blockfp8/blockfp8.hpp"
 #include "dispatch.h"  // legal pipeline depths of a forced config (src/dispatch.h)
+#include "dispatch_tiled.h"
 #include "gemm_arena.h"
 #include "gpu_test_util.h"
 #include "random.h"
@@ -127,7 +128,10 @@ FuzzCase make_case(uint64_t seed, uint64_t index, const blockfp8::detail::Device
   // Configuration.
   const double uc = r.unit();
   fc.call = uc < 0.3 ? CallKind::kPlain : uc < 0.45 ? CallKind::kExNull : uc < 0.6 ? CallKind::kExAuto : CallKind::kForced;
-  if (fc.call == CallKind::kForced) fc.cfg.kernel = r.chance(0.6) ? BLOCKFP8_KERNEL_SWAPAB_SPLITK : BLOCKFP8_KERNEL_SIMT;
+  if (fc.call == CallKind::kForced) {
+    const double uk = r.unit();
+    fc.cfg.kernel = uk < 0.45 ? BLOCKFP8_KERNEL_SWAPAB_SPLITK : uk < 0.7 ? BLOCKFP8_KERNEL_TILED : BLOCKFP8_KERNEL_SIMT;
+  }
 
   s.lda = kb * 128 + lda_pad, s.ldb = kb * 128 + ldb_pad;  // provisional: decides the path
   fc.tma_ok = tma_compatible(s);
@@ -173,6 +177,18 @@ FuzzCase make_case(uint64_t seed, uint64_t index, const blockfp8::detail::Device
     // scales) would test the refusal, not the kernel: fall back to the library's depth and boxes.
     blockfp8_config_t probe = c;
     if (d::check_config(probe, s.m, s.n, s.k, dev) != BLOCKFP8_SUCCESS) c.stage_kblocks = 0, c.stages = 0;
+  }
+  if (fc.cfg.kernel == BLOCKFP8_KERNEL_TILED) {
+    namespace d = blockfp8::detail;
+    blockfp8_config_t& c = fc.cfg;
+    const int widths[] = {0, 64, 80, 96, 112, 128, 144, 160, 176, 192};
+    c.weight_rows = widths[r.range(0, 9)];
+    // Every cluster shape, forced or left to the dispatcher, including those whose last clusters hold
+    // CTAs past M or N.
+    const int clusters[][2] = {{0, 0}, {1, 1}, {2, 1}, {1, 2}, {1, 4}, {0, 1}, {1, 0}};
+    const auto& cl = clusters[r.range(0, 6)];
+    c.cluster_m = cl[0], c.cluster_n = cl[1];
+    if (r.chance(0.3)) c.stages = int(r.range(d::kTiledMinStages, d::tiled_max_stages(c.weight_rows ? c.weight_rows : 192, dev)));
   }
   return fc;
 }
@@ -247,7 +263,7 @@ int main(int argc, char** argv) {
   std::vector<uint8_t> region;
   std::vector<float> ref;
   int64_t run = 0, failures = 0, skipped_over_time = 0;
-  int64_t per_kind[4] = {0, 0, 0, 0};  // auto/tma, auto/simt, forced swapab, forced simt
+  int64_t per_kind[5] = {0, 0, 0, 0, 0};  // auto/tma, auto/simt, forced swapab, forced simt, forced tiled
   const auto t0 = std::chrono::steady_clock::now();
   const int64_t first = only >= 0 ? only : 0, last = only >= 0 ? only + 1 : cases;
   bool sticky = false;
@@ -287,7 +303,7 @@ int main(int argc, char** argv) {
     }
     // M == 0 returns before the configuration is looked at: a no-op, whatever the config.
     const bool expect_refusal =
-        s.m > 0 && fc.call == CallKind::kForced && fc.cfg.kernel == BLOCKFP8_KERNEL_SWAPAB_SPLITK && !fc.tma_ok;
+        s.m > 0 && fc.call == CallKind::kForced && fc.cfg.kernel != BLOCKFP8_KERNEL_SIMT && !fc.tma_ok;
     blockfp8_status_t st;
     switch (fc.call) {
       case CallKind::kPlain: st = arena.call_plain(stream); break;
@@ -300,7 +316,9 @@ int main(int argc, char** argv) {
       default: st = arena.call(&fc.cfg, stream); break;
     }
     ++per_kind[fc.call != CallKind::kForced ? (fc.tma_ok ? 0 : 1)
-                                            : (fc.cfg.kernel == BLOCKFP8_KERNEL_SWAPAB_SPLITK ? 2 : 3)];
+                                            : fc.cfg.kernel == BLOCKFP8_KERNEL_SWAPAB_SPLITK ? 2
+                                            : fc.cfg.kernel == BLOCKFP8_KERNEL_SIMT          ? 3
+                                                                                             : 4];
     const blockfp8_status_t want = expect_refusal ? BLOCKFP8_ERROR_INVALID_CONFIG : BLOCKFP8_SUCCESS;
     if (st != want) {
       fail(std::string("status ") + blockfp8_status_string(st) + ", want " + blockfp8_status_string(want));
@@ -335,8 +353,8 @@ int main(int argc, char** argv) {
 
   cudaStreamDestroy(stream);
   std::printf("paths: %" PRId64 " auto/TMA, %" PRId64 " auto/misaligned, %" PRId64 " forced swapab, %" PRId64
-              " forced simt; %.1f s\n",
-              per_kind[0], per_kind[1], per_kind[2], per_kind[3], seconds_since(t0));
+              " forced simt, %" PRId64 " forced tiled; %.1f s\n",
+              per_kind[0], per_kind[1], per_kind[2], per_kind[3], per_kind[4], seconds_since(t0));
   if (sticky) std::printf("stopped: sticky CUDA error, the context is unusable\n");
   if (skipped_over_time > 0)
     std::printf("stopped after %.0f s (--max-seconds): %" PRId64 " cases not run\n", max_seconds, skipped_over_time);

@@ -14,6 +14,7 @@
 
 #include <cstdio>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "blockfp8/blockfp8.h"
@@ -28,11 +29,19 @@ namespace {
 
 constexpr int32_t kWeightRows[] = {64, 80, 96, 112, 128, 144, 160, 176, 192};
 
-blockfp8_config_t tiled(int32_t weight_rows = 0, int32_t stages = 0) {
+blockfp8_config_t tiled(int32_t weight_rows = 0, int32_t stages = 0, int32_t cluster_m = 0, int32_t cluster_n = 0) {
   blockfp8_config_t c{};
   c.kernel = BLOCKFP8_KERNEL_TILED, c.token_tile = 128, c.split_k = 1, c.warpgroups = 2;
-  c.weight_rows = weight_rows, c.stages = stages;
+  c.weight_rows = weight_rows, c.stages = stages, c.cluster_m = cluster_m, c.cluster_n = cluster_n;
   return c;
+}
+
+// Every cluster shape the kernel has, at a few widths (single CTAs, pairs along M, 2 and 4 along N).
+std::vector<blockfp8_config_t> every_cluster() {
+  std::vector<blockfp8_config_t> v;
+  for (int32_t r : {64, 144, 176, 192})
+    for (auto [cm, cn] : {std::pair{1, 1}, std::pair{2, 1}, std::pair{1, 2}, std::pair{1, 4}}) v.push_back(tiled(r, 0, cm, cn));
+  return v;
 }
 
 std::vector<blockfp8_config_t> every_width() {
@@ -104,10 +113,8 @@ TEST_F(TiledTest, EveryWeightRowsWithTails) {
     ASSERT_NO_FATAL_FAILURE(run_case(s, every_width()));
 }
 
-// The shapes of the spec, each with the default width and two forced ones. Token tiles from 129
-// tokens up run as cluster pairs sharing the weight tile (unless BLOCKFP8_TILED_MULTICAST=0); 300
-// and 1300 tokens leave the last pair with a CTA past M (11 token tiles: several rounds of pairs per
-// cluster at 7168 rows).
+// The shapes of the spec, each with the default width and two forced ones (the cluster the
+// dispatcher picks for each: pairs along M at an even number of token tiles, else along N or none).
 TEST_F(TiledTest, Shapes) {
   const std::vector<blockfp8_config_t> cfgs = {tiled(), tiled(176), tiled(128)};
   for (const GemmSpec& s :
@@ -117,13 +124,21 @@ TEST_F(TiledTest, Shapes) {
     ASSERT_NO_FATAL_FAILURE(run_case(s, cfgs));
 }
 
-// One token tile: clusters of CTAs on neighbouring weight tiles share it (2 by default; the device
-// suite reruns this binary with BLOCKFP8_TILED_CTA_N=4 and BLOCKFP8_TILED_N_MTILES=4), with weight
-// tile counts that leave the last cluster CTAs past N (700 rows: 9 tiles of 80, 5 of 144).
+// One token tile: clusters of CTAs on neighbouring weight tiles share it (pairs by default), with
+// weight tile counts that leave the last cluster CTAs past N (700 rows: 9 tiles of 80, 5 of 144).
 TEST_F(TiledTest, OneTokenTileClustersAlongN) {
   for (const GemmSpec& s : {spec(100, 700, 512), spec(1, 300, 256), spec(128, 2112, 1024), spec(65, 7168, 384),
                             spec(257, 700, 512)})
     ASSERT_NO_FATAL_FAILURE(run_case(s, every_width()));
+}
+
+// Every cluster shape forced, on grids whose last clusters hold CTAs past M (odd token-tile counts
+// with pairs along M: 300 and 1300 tokens) or past N (clusters of 4 along N over 5, 3 or 17 weight
+// tiles), tails inside a slice, and several rounds per cluster.
+TEST_F(TiledTest, EveryClusterShape) {
+  for (const GemmSpec& s : {spec(300, 700, 512), spec(1300, 2112, 256), spec(129, 100, 384), spec(640, 7168, 128),
+                            spec(385, 1000, 640), spec(1, 2112, 256)})
+    ASSERT_NO_FATAL_FAILURE(run_case(s, every_cluster()));
 }
 
 TEST_F(TiledTest, OutputDtypes) {
@@ -198,6 +213,10 @@ TEST_F(TiledTest, BadForcedConfigsAreRefused) {
   c.warpgroups = 1;
   expect_refused(s, c, "warpgroups 1");
   expect_refused(s, tiled(128, 1), "1 stage");
+  expect_refused(s, tiled(128, 0, 2, 2), "a 2 x 2 cluster");
+  expect_refused(s, tiled(128, 0, 4, 1), "4 CTAs along M");
+  expect_refused(s, tiled(128, 0, 1, 3), "3 CTAs along N");
+  expect_refused(s, tiled(128, 0, -1, 1), "cluster_m -1");
   expect_refused(s, tiled(128, 64), "64 stages");
   GemmSpec mis = spec(300, 2112, 512);
   mis.a_off = 1, mis.lda = 513;

@@ -2,6 +2,8 @@
 // the weight_rows choice, on a described device (no GPU needed).
 #include <gtest/gtest.h>
 
+#include <utility>
+
 #include "dispatch.h"
 #include "dispatch_tiled.h"
 
@@ -108,11 +110,15 @@ TEST(DispatchTiled, ChoiceDoesNotPadNTo128) {
 TEST(DispatchTiled, ChoiceBalancesWaves) {
   const DeviceInfo d = h200();
   // M = 4096, N = 2112: 32 token tiles. 176-row tiles give 384 tiles = 2.9 waves of 132, against
-  // 352 tiles of 192 rows in 3 waves of wider tiles; 176-row tiles touch three b_scale blocks and
-  // measured slower (164 us against 150.7 us on the H200): 192 wins, as measured.
-  EXPECT_EQ(choose_tiled_config(4096, 2112, 7168, d).weight_rows, 192);
-  // M = 1024: 144-row tiles fill one wave (120 tiles), measured best (40.0 us; 192: 46.3, 128: 69.9).
+  // 352 tiles of 192 rows in 3 waves of wider tiles: 176 wins (129.5 us against 138.9, single CTAs,
+  // s9 call 4).
+  EXPECT_EQ(choose_tiled_config(4096, 2112, 7168, d).weight_rows, 176);
+  // M = 1024: 144-row tiles fill one wave (120 tiles), measured best (35.6 us; 192: 40.3, 128: 54.4,
+  // s9 call 4).
   EXPECT_EQ(choose_tiled_config(1024, 2112, 7168, d).weight_rows, 144);
+  // 7168 x 16384 at M = 4096: ten rounds of 176 rows (988 us) rather than 160, whose eleven rounds
+  // took 1015 us (192, best at 959 us, also runs ten; s9 call 4).
+  EXPECT_EQ(choose_tiled_config(4096, 7168, 16384, d).weight_rows, 176);
   for (int rows : kTiledWeightRows) EXPECT_EQ(tiled_scale_blocks(rows), rows == 176 ? 3 : 2) << rows;
   // The chosen cost is the minimum over every supported width.
   for (int64_t m : {128, 300, 1024, 4096, 16384})
@@ -140,3 +146,87 @@ TEST(DispatchTiled, ChosenConfigsAreValidEverywhere) {
 }
 
 }  // namespace
+
+namespace {
+
+TiledCluster chosen_cluster(int64_t m, int64_t n, const DeviceInfo& d) {
+  const blockfp8_config_t c = choose_tiled_config(m, n, 7168, d);
+  return {c.cluster_m, c.cluster_n};
+}
+
+}  // namespace
+
+TEST(DispatchTiled, ClusterShapes) {
+  const DeviceInfo d = h200();
+  for (auto [cm, cn] : {std::pair{1, 1}, std::pair{2, 1}, std::pair{1, 2}, std::pair{1, 4}})
+    EXPECT_TRUE(tiled_cluster_supported({cm, cn}, d)) << cm << "x" << cn;
+  for (auto [cm, cn] : {std::pair{2, 2}, std::pair{4, 1}, std::pair{1, 3}, std::pair{0, 1}, std::pair{1, 8}})
+    EXPECT_FALSE(tiled_cluster_supported({cm, cn}, d)) << cm << "x" << cn;
+  DeviceInfo no_clusters = d;
+  for (int& c : no_clusters.max_clusters) c = 0;
+  no_clusters.max_clusters[1] = 132;
+  EXPECT_FALSE(tiled_cluster_supported({2, 1}, no_clusters));
+  EXPECT_TRUE(tiled_cluster_supported({1, 1}, no_clusters));
+  // Without clusters the dispatcher runs single CTAs, and a forced pair is refused.
+  blockfp8_config_t c = choose_tiled_config(4096, 2112, 7168, no_clusters);
+  EXPECT_EQ(c.cluster_m * c.cluster_n, 1);
+  blockfp8_config_t pair = tiled(128);
+  pair.cluster_m = 2;
+  EXPECT_EQ(check_tiled_config(pair, 4096, 2112, 7168, no_clusters), BLOCKFP8_ERROR_INVALID_CONFIG);
+
+  // Rounds: 2112 x M = 4096 in 192-row tiles is 32 x 11 tiles; pairs along M make 176 units over 66
+  // pairs (3 rounds), single CTAs 352 tiles over 132 SMs (3 rounds).
+  EXPECT_EQ(tiled_rounds(4096, 2112, 192, {2, 1}, d), 3);
+  EXPECT_EQ(tiled_rounds(4096, 2112, 192, {1, 1}, d), 3);
+  // Three token tiles: a pair along M spends a CTA past M on every weight tile (4 token tiles' worth);
+  // along N the pairs share the token tile instead. 7168 x 16384 at M = 384 took 166 us in pairs along
+  // M and 88 us in pairs along N (s9 call 3).
+  EXPECT_EQ(tiled_rounds(384, 7168, 192, {2, 1}, d), 2);  // 2 x 38 units over 66 pairs
+  EXPECT_EQ(tiled_rounds(384, 7168, 192, {1, 2}, d), 1);  // 3 x 19 units
+  EXPECT_EQ(tiled_rounds(384, 9216, 144, {2, 1}, d), 2);  // 128 units over 66 pairs
+  EXPECT_EQ(tiled_rounds(384, 9216, 144, {1, 2}, d), 2);  // 96 units
+}
+
+TEST(DispatchTiled, ClusterChoice) {
+  const DeviceInfo d = h200();
+  // One token tile: pairs along N share it.
+  for (int64_t m : {65, 100, 128}) EXPECT_EQ(chosen_cluster(m, 7168, d).cta_n, 2) << m;
+  // More: single CTAs (pairs along M measured 1.00-1.03x on average, and at an odd number of token
+  // tiles they run a CTA past M in every pair).
+  for (int64_t m : {256, 384, 512, 640, 1024, 4096, 8192})
+    for (int64_t n : {2112, 7168, 9216, 24576, 36864}) EXPECT_EQ(chosen_cluster(m, n, d).cta_m * chosen_cluster(m, n, d).cta_n, 1) << m << " " << n;
+  // A forced width with the cluster left open takes that width's best cluster; a forced side keeps it.
+  blockfp8_config_t c = tiled(144);
+  ASSERT_EQ(check_tiled_config(c, 100, 2112, 7168, d), BLOCKFP8_SUCCESS);
+  EXPECT_EQ(c.cluster_m, 1);
+  EXPECT_EQ(c.cluster_n, 2);
+  c = tiled(144);
+  c.cluster_n = 1;
+  ASSERT_EQ(check_tiled_config(c, 100, 2112, 7168, d), BLOCKFP8_SUCCESS);
+  EXPECT_EQ(c.cluster_n, 1);
+  c = tiled(144);
+  c.cluster_m = 2;
+  ASSERT_EQ(check_tiled_config(c, 4096, 2112, 7168, d), BLOCKFP8_SUCCESS);
+  EXPECT_EQ(c.cluster_m, 2);
+  EXPECT_EQ(c.cluster_n, 1);
+  c = tiled(144);
+  c.cluster_m = 1;
+  ASSERT_EQ(check_tiled_config(c, 4096, 2112, 7168, d), BLOCKFP8_SUCCESS);
+  EXPECT_EQ(c.cluster_m, 1);
+  c = tiled(144);
+  c.cluster_n = 4;
+  ASSERT_EQ(check_tiled_config(c, 4096, 2112, 7168, d), BLOCKFP8_SUCCESS);
+  EXPECT_EQ(c.cluster_m, 1);
+  EXPECT_EQ(c.cluster_n, 4);
+  // Bad forced clusters, and clusters forced on the other kernels.
+  for (auto [cm, cn] : {std::pair{2, 2}, std::pair{4, 1}, std::pair{1, 3}, std::pair{-1, 1}, std::pair{1, -2}}) {
+    c = tiled(144);
+    c.cluster_m = cm, c.cluster_n = cn;
+    EXPECT_EQ(check_config(c, 4096, 2112, 7168, d), BLOCKFP8_ERROR_INVALID_CONFIG) << cm << "x" << cn;
+  }
+  blockfp8_config_t s{};
+  s.kernel = BLOCKFP8_KERNEL_SWAPAB_SPLITK, s.token_tile = 8, s.split_k = 1, s.cluster_m = 2;
+  EXPECT_EQ(check_config(s, 4, 2112, 7168, d), BLOCKFP8_ERROR_INVALID_CONFIG);
+  s.kernel = BLOCKFP8_KERNEL_SIMT;
+  EXPECT_EQ(check_config(s, 4, 2112, 7168, d), BLOCKFP8_ERROR_INVALID_CONFIG);
+}
