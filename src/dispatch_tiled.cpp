@@ -24,6 +24,12 @@ constexpr double kTileFixedRows = 80.0;
 // With one token tile, every CTA of a wave loads the same A tile each k-block; pairs along N each
 // multicast half of it to both: 0.61-0.96x the time of single CTAs at M = 65-128 (s8 call 1).
 constexpr double kOneTokenTileAlongNFactor = 0.90;
+// Pairs along M, each multicasting half of the weight tile to both, against single CTAs of the same
+// width in separate processes (interleaved A/B, s9 call 7): 0.94-0.99x at M = 512 on 5 of 6 shapes,
+// 0.75-0.96x at M = 1024 on 5 of 6, about even at M = 4096-8192 (0.94-1.03x). (Inside one process,
+// back to back, the two measured even: s9 call 5.) At an odd number of token tiles the last pair of
+// every weight tile holds a CTA past M, which the rounds count.
+constexpr double kPairAlongMFactor = 0.95;
 
 int64_t ceil_div(int64_t a, int64_t b) { return (a + b - 1) / b; }
 
@@ -63,25 +69,21 @@ int64_t tiled_rounds(int64_t m, int64_t n, int weight_rows, TiledCluster c, cons
 
 double tiled_cost(int64_t m, int64_t n, int weight_rows, TiledCluster c, const DeviceInfo& dev) {
   const bool one_token_tile = m <= kTiledTokenTile;
-  const double shared = c.cta_n > 1 && one_token_tile ? kOneTokenTileAlongNFactor : 1.0;
+  const double shared = c.cta_m > 1                    ? kPairAlongMFactor
+                        : c.cta_n > 1 && one_token_tile ? kOneTokenTileAlongNFactor
+                                                        : 1.0;
   return double(tiled_rounds(m, n, weight_rows, c, dev)) * (weight_rows + kTileFixedRows) * shared;
 }
 
 namespace {
 
-// The clusters the dispatcher considers; single CTAs first, so that they take ties. The others are
-// for forcing:
-// - pairs along M (each multicasting half of the weight tile to both): against single CTAs of the same
-//   width, 0.90-1.09x at 192 rows (mean 1.00) and 0.94-1.10x at 128 rows (mean 1.03), M = 512-4096 on
-//   five shapes, with the order of the two inside a process swapped (s9 call 5). At an odd number of
-//   token tiles the last pair holds a CTA past M: 7168 x 16384 at M = 384 took 166 us against 88 us
-//   in pairs along N and about 90 us in single CTAs (s9 calls 3-4). They were the default from s7 to
-//   s9 on an A/B of 0.90-1.05x.
+// The clusters the dispatcher considers (single CTAs first, so that they take exact ties). Left to
+// forcing:
 // - pairs along N beyond one token tile: 1.02-1.21x the time of pairs along M at M = 256 and 512 (s8
-//   call 2), and above single CTAs at 5 of 6 odd-token-tile points (s9 call 4);
+//   call 2); the cost never puts them below single CTAs there;
 // - clusters of 4 along N: against pairs, 0.97-1.03x on one-wave shapes and 1.25-1.50x on
 //   multi-round ones (s8 call 2).
-constexpr TiledCluster kAutoClusters[] = {{1, 1}, {1, 2}};
+constexpr TiledCluster kAutoClusters[] = {{1, 1}, {2, 1}, {1, 2}};
 
 // The cheapest (cost, cluster) for one width; cta_m / cta_n already forced (non-zero) are kept.
 std::pair<double, TiledCluster> best_cluster(int64_t m, int64_t n, int weight_rows, int forced_m, int forced_n,

@@ -191,10 +191,16 @@ TEST(DispatchTiled, ClusterChoice) {
   const DeviceInfo d = h200();
   // One token tile: pairs along N share it.
   for (int64_t m : {65, 100, 128}) EXPECT_EQ(chosen_cluster(m, 7168, d).cta_n, 2) << m;
-  // More: single CTAs (pairs along M measured 1.00-1.03x on average, and at an odd number of token
-  // tiles they run a CTA past M in every pair).
-  for (int64_t m : {256, 384, 512, 640, 1024, 4096, 8192})
-    for (int64_t n : {2112, 7168, 9216, 24576, 36864}) EXPECT_EQ(chosen_cluster(m, n, d).cta_m * chosen_cluster(m, n, d).cta_n, 1) << m << " " << n;
+  // An even number of token tiles: pairs along M share the weight tile.
+  for (int64_t m : {256, 512, 1024, 4096, 8192})
+    for (int64_t n : {2112, 7168, 9216, 24576, 36864}) EXPECT_EQ(chosen_cluster(m, n, d).cta_m, 2) << m << " " << n;
+  // Three or five: single CTAs, where pairs would run a CTA past M in every pair (7168 x 16384 at
+  // M = 384: 90 us against 165, s9 call 7).
+  for (int64_t m : {384, 640})
+    for (int64_t n : {7168, 9216, 24576, 36864}) {
+      const TiledCluster c = chosen_cluster(m, n, d);
+      EXPECT_EQ(c.cta_m * c.cta_n, 1) << m << " " << n;
+    }
   // A forced width with the cluster left open takes that width's best cluster; a forced side keeps it.
   blockfp8_config_t c = tiled(144);
   ASSERT_EQ(check_tiled_config(c, 100, 2112, 7168, d), BLOCKFP8_SUCCESS);
@@ -210,9 +216,13 @@ TEST(DispatchTiled, ClusterChoice) {
   EXPECT_EQ(c.cluster_m, 2);
   EXPECT_EQ(c.cluster_n, 1);
   c = tiled(144);
+  ASSERT_EQ(check_tiled_config(c, 4096, 2112, 7168, d), BLOCKFP8_SUCCESS);
+  EXPECT_EQ(c.cluster_m, 2);
+  c = tiled(144);
   c.cluster_m = 1;
   ASSERT_EQ(check_tiled_config(c, 4096, 2112, 7168, d), BLOCKFP8_SUCCESS);
   EXPECT_EQ(c.cluster_m, 1);
+  EXPECT_EQ(c.cluster_n, 1);
   c = tiled(144);
   c.cluster_n = 4;
   ASSERT_EQ(check_tiled_config(c, 4096, 2112, 7168, d), BLOCKFP8_SUCCESS);
