@@ -11,9 +11,10 @@ namespace {
 constexpr int kAlignSlack = 1024;  // the ring is aligned up to 1024 bytes (128-byte swizzle atoms)
 constexpr int kBarrierBytes = 16;  // full + empty mbarrier of one stage
 // A tile's fixed cost in units of weight rows: loading its 128-token A tile every k-block, the
-// pipeline fill and the epilogue do not shrink with the tile's width. Refitted on every width x
-// cluster at six shapes, M = 256-4096 (s9 call 4, tools/tiled_sweep_report.py --fit): 80 puts the
-// pick within 5 % of the best width at 39 of 42 points (48, the 2026-11-29 fit from one shape: 37).
+// pipeline fill and the epilogue do not shrink with the tile's width. Refitted on every width at
+// 31 shapes, M = 128-4096 (s9 call 6, tools/tiled_sweep_report.py --fit): with 80 the pick is within
+// 5 % of the best width at 192 of 217 points; with 48 (the 2026-11-29 fit on one shape) and a 1.18x
+// penalty on 176-row tiles, at 180.
 // It is about what shared memory says: per k-block a tile moves 16 KB of A and BN x 128 B of B into
 // shared memory, and the two math warpgroups read A once and B twice, 128 x (256 + 3 BN) bytes at a
 // fixed bandwidth, or BN + 85 rows' worth.

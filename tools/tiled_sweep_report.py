@@ -4,8 +4,9 @@ tiled configuration measured there, and cuBLASLt. With --fit, also grid-searches
 tiled cost model (a copy of src/dispatch_tiled.cpp's, kept in step by hand) for the fewest points
 where the model's pick is more than 5 % slower than the best.
 
-Usage: python3 tools/tiled_sweep_report.py [--fit] sweep_*.jsonl
+Usage: python3 tools/tiled_sweep_report.py [--fit] sweep_*.jsonl[.gz]
 """
+import gzip
 import itertools
 import json
 import math
@@ -22,7 +23,7 @@ def load(paths):
     """{(n, k, m): {"forced": {(rows, cm, cn): us}, "auto": (name, us), "cublaslt": us}}"""
     pts = defaultdict(lambda: {"forced": {}, "auto": None, "cublaslt": None})
     for p in paths:
-        for line in open(p):
+        for line in (gzip.open(p, "rt") if p.endswith(".gz") else open(p)):
             r = json.loads(line)
             if not r.get("M") or r.get("cold_us") is None:
                 continue

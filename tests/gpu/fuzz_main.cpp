@@ -10,10 +10,11 @@
 // output dtype, padded lda / ldb / ldc, a scale layout for each scale tensor (row-major, column-major,
 // padded, broadcast), A / B base offsets (16-byte aligned mostly, sometimes not: the SIMT path), C's
 // base offset, and the configuration: AUTO mostly, else a random valid forced SWAPAB_SPLITK config
-// (token tile, split-K, 1 or 2 warpgroups, default or shallow pipeline) or SIMT. M * N * K is capped
+// (token tile, split-K, 1 or 2 warpgroups, default or shallow pipeline), a forced TILED config (width,
+// cluster shape, ring depth) or SIMT. M * N * K is capped
 // (2^29, or 2^34 for 1% of the cases; 2^27 / 2^31 on the SIMT path) to bound the time. C, the guard
 // bands around it and its row padding are NaN-poisoned; after the call every guard byte must be unchanged, every element written and
-// max|C - ref| / max|ref| within 1e-2 (bf16) or 5e-3 (fp16, fp32). A forced SWAPAB config on
+// max|C - ref| / max|ref| within 1e-2 (bf16) or 5e-3 (fp16, fp32). A forced SWAPAB or TILED config on
 // TMA-incompatible inputs must return BLOCKFP8_ERROR_INVALID_CONFIG and leave C untouched; M == 0
 // must succeed and leave C untouched. All device memory is one allocation, reused.
 //
