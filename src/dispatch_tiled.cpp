@@ -70,7 +70,8 @@ int64_t tiled_rounds(int64_t m, int64_t n, int weight_rows, TiledCluster c, cons
 
 double tiled_cost(int64_t m, int64_t n, int weight_rows, TiledCluster c, const DeviceInfo& dev) {
   const bool one_token_tile = m <= kTiledTokenTile;
-  const double shared = c.cta_m > 1                    ? kPairAlongMFactor
+  // (A pair along M over one token tile shares the weight with a CTA past M: no gain.)
+  const double shared = c.cta_m > 1 && !one_token_tile  ? kPairAlongMFactor
                         : c.cta_n > 1 && one_token_tile ? kOneTokenTileAlongNFactor
                                                         : 1.0;
   return double(tiled_rounds(m, n, weight_rows, c, dev)) * (weight_rows + kTileFixedRows) * shared;

@@ -202,32 +202,20 @@ TEST(DispatchTiled, ClusterChoice) {
       EXPECT_EQ(c.cta_m * c.cta_n, 1) << m << " " << n;
     }
   // A forced width with the cluster left open takes that width's best cluster; a forced side keeps it.
-  blockfp8_config_t c = tiled(144);
-  ASSERT_EQ(check_tiled_config(c, 100, 2112, 7168, d), BLOCKFP8_SUCCESS);
-  EXPECT_EQ(c.cluster_m, 1);
-  EXPECT_EQ(c.cluster_n, 2);
-  c = tiled(144);
-  c.cluster_n = 1;
-  ASSERT_EQ(check_tiled_config(c, 100, 2112, 7168, d), BLOCKFP8_SUCCESS);
-  EXPECT_EQ(c.cluster_n, 1);
-  c = tiled(144);
-  c.cluster_m = 2;
-  ASSERT_EQ(check_tiled_config(c, 4096, 2112, 7168, d), BLOCKFP8_SUCCESS);
-  EXPECT_EQ(c.cluster_m, 2);
-  EXPECT_EQ(c.cluster_n, 1);
-  c = tiled(144);
-  ASSERT_EQ(check_tiled_config(c, 4096, 2112, 7168, d), BLOCKFP8_SUCCESS);
-  EXPECT_EQ(c.cluster_m, 2);
-  c = tiled(144);
-  c.cluster_m = 1;
-  ASSERT_EQ(check_tiled_config(c, 4096, 2112, 7168, d), BLOCKFP8_SUCCESS);
-  EXPECT_EQ(c.cluster_m, 1);
-  EXPECT_EQ(c.cluster_n, 1);
-  c = tiled(144);
-  c.cluster_n = 4;
-  ASSERT_EQ(check_tiled_config(c, 4096, 2112, 7168, d), BLOCKFP8_SUCCESS);
-  EXPECT_EQ(c.cluster_m, 1);
-  EXPECT_EQ(c.cluster_n, 4);
+  // {m, forced cluster_m, forced cluster_n} -> the cluster check_tiled_config settles on (144 rows).
+  struct Case {
+    int64_t m;
+    int cm, cn, want_m, want_n;
+  };
+  for (const Case& k : {Case{100, 0, 0, 1, 2}, Case{100, 0, 1, 1, 1}, Case{4096, 2, 0, 2, 1}, Case{4096, 0, 0, 2, 1},
+                        Case{4096, 1, 0, 1, 1}, Case{4096, 0, 4, 1, 4}}) {
+    blockfp8_config_t f = tiled(144);
+    f.cluster_m = k.cm, f.cluster_n = k.cn;
+    ASSERT_EQ(check_tiled_config(f, k.m, 2112, 7168, d), BLOCKFP8_SUCCESS) << k.m << " " << k.cm << "x" << k.cn;
+    EXPECT_EQ(f.cluster_m, k.want_m) << k.m << " " << k.cm << "x" << k.cn;
+    EXPECT_EQ(f.cluster_n, k.want_n) << k.m << " " << k.cm << "x" << k.cn;
+  }
+  blockfp8_config_t c;
   // Bad forced clusters, and clusters forced on the other kernels.
   for (auto [cm, cn] : {std::pair{2, 2}, std::pair{4, 1}, std::pair{1, 3}, std::pair{-1, 1}, std::pair{1, -2}}) {
     c = tiled(144);
