@@ -15,11 +15,13 @@
 #include "options.h"
 #include "report.h"
 #include "runner.h"
+#include "timing.h"
 
 int main(int argc, char** argv) {
   using namespace bench;
   Context ctx;
   ctx.opt = parse_options(argc, argv);
+  set_settle(ctx.opt.settle_ms, ctx.opt.settle_min_us);
   // A benchmark point (or special run) longer than BLOCKFP8_BENCH_TIMEOUT seconds (default 120) is a
   // device hang: exit 124 naming it, instead of spending the rest of a device session waiting.
   bf8test::Watchdog watchdog;

@@ -42,6 +42,9 @@ What to time (the floor, an empty kernel, cuBLASLt, the dispatcher's choice and,
 
 Timing
   --replays N        graph replays per measurement, median taken (default 20)
+  --settle-ms MS     before timing a graph whose calls take >= --settle-min-us (default 20), replay it
+                     untimed for MS ms (default 0): the clock under tensor-core load depends on what
+                     ran before, and settling on the graph's own load evens that out
   --l2-factor F      cold copies cycle at least F x the L2 size (default 3)
   --max-copies N     cap on operand copies (default 512)
 
@@ -138,6 +141,12 @@ Options parse_options(int argc, char** argv) {
       o.bf16a_max_m = positive(a, value(i));
     } else if (a == "--replays") {
       o.replays = positive(a, value(i));
+    } else if (a == "--settle-ms") {
+      o.settle_ms = std::atof(value(i).c_str());
+      if (!(o.settle_ms >= 0)) usage_error("--settle-ms must be >= 0");
+    } else if (a == "--settle-min-us") {
+      o.settle_min_us = std::atof(value(i).c_str());
+      if (!(o.settle_min_us >= 0)) usage_error("--settle-min-us must be >= 0");
     } else if (a == "--l2-factor") {
       o.l2_factor = std::atof(value(i).c_str());
       if (!(o.l2_factor > 0)) usage_error("--l2-factor must be > 0");

@@ -28,7 +28,27 @@ struct Events {
   }
 };
 
+double g_settle_ms = 0, g_settle_min_call_us = 0;
+
+// Replays `exec` untimed for about g_settle_ms when its calls are long enough to matter, sizing the
+// number of replays from one timed replay.
+void settle(cudaGraphExec_t exec, size_t calls, cudaStream_t stream) {
+  if (g_settle_ms <= 0) return;
+  Events probe(2);
+  BENCH_CUDA(cudaEventRecord(probe.ev[0], stream));
+  BENCH_CUDA(cudaGraphLaunch(exec, stream));
+  BENCH_CUDA(cudaEventRecord(probe.ev[1], stream));
+  BENCH_CUDA(cudaStreamSynchronize(stream));
+  float ms = 0;
+  BENCH_CUDA(cudaEventElapsedTime(&ms, probe.ev[0], probe.ev[1]));
+  if (1000.0 * ms / double(calls) < g_settle_min_call_us) return;
+  const int n = int(std::clamp(std::ceil(g_settle_ms / std::max(ms, 1e-3f)), 1.0, 100000.0));
+  for (int i = 0; i < n; ++i) BENCH_CUDA(cudaGraphLaunch(exec, stream));
+}
+
 }  // namespace
+
+void set_settle(double settle_ms, double min_call_us) { g_settle_ms = settle_ms, g_settle_min_call_us = min_call_us; }
 
 ReplayStats time_graph(const Enqueue& enqueue, const std::vector<int>& copies, int replays, cudaStream_t stream) {
   if (copies.empty() || replays < 1) throw CudaError("time_graph: nothing to time");
@@ -49,6 +69,7 @@ ReplayStats time_graph(const Enqueue& enqueue, const std::vector<int>& copies, i
   BENCH_CUDA(cudaGraphUpload(g.exec, stream));
 
   BENCH_CUDA(cudaGraphLaunch(g.exec, stream));  // warm-up: first-touch costs stay out of the numbers
+  settle(g.exec, copies.size(), stream);
   Events events(2 * size_t(replays));
   for (int r = 0; r < replays; ++r) {
     BENCH_CUDA(cudaEventRecord(events.ev[2 * r], stream));

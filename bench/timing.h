@@ -20,7 +20,16 @@ struct ReplayStats {
 
 // Captures enqueue(copies[0]), enqueue(copies[1]), ... into one graph; replays it once untimed and
 // then `replays` times back to back, each bracketed by events. Per-call time = replay time / calls.
+// With settling on (set_settle), graphs whose calls take at least min_call_us are first replayed
+// untimed for settle_ms.
 ReplayStats time_graph(const Enqueue& enqueue, const std::vector<int>& copies, int replays, cudaStream_t stream);
+
+// Bench-wide (set once from the options): replay a graph for settle_ms before timing it, when one of
+// its calls takes at least min_call_us. Why: under tensor-core load the H200 runs at its power limit,
+// and the clock a kernel gets depends on what ran just before. One tiled configuration took 139 us
+// and then 158 us when timed twice back to back, and 163 us after another M (s9 call 9). Settling
+// on the graph's own load first makes every configuration start from its own steady state.
+void set_settle(double settle_ms, double min_call_us);
 
 struct ColdHot {
   double cold_us = 0, hot_us = 0;
