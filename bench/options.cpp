@@ -39,6 +39,9 @@ What to time (the floor, an empty kernel, cuBLASLt, the dispatcher's choice and,
                      a tiled name without _cMxN takes the default cluster), as
                      backend blockfp8:NAME, and with const weights as blockfp8_constw:NAME where
                      blockfp8_constw runs (repeatable; skipped where the library refuses it)
+  --config-rounds R  time the --config configurations R times each at every point, in a fresh shuffled
+                     order per round, and report each one's median (cold_min_us, cold_max_us and graphs
+                     in the JSON); no blockfp8_constw rows then
 
 Timing
   --replays N        graph replays per measurement, median taken (default 20)
@@ -141,6 +144,8 @@ Options parse_options(int argc, char** argv) {
       o.bf16a_max_m = positive(a, value(i));
     } else if (a == "--replays") {
       o.replays = positive(a, value(i));
+    } else if (a == "--config-rounds") {
+      o.config_rounds = positive(a, value(i));
     } else if (a == "--settle-ms") {
       o.settle_ms = std::atof(value(i).c_str());
       if (!(o.settle_ms >= 0)) usage_error("--settle-ms must be >= 0");

@@ -7,6 +7,7 @@
 #include <functional>
 #include <map>
 #include <optional>
+#include <random>
 
 #include "blockfp8/blockfp8.h"
 #include "check.h"
@@ -134,6 +135,50 @@ Row base_row(const Shape& shape, const Operands& ops, const Context& ctx) {
 }
 
 // Check (poison, one call on copy 0, compare with the reference), then cold and hot timings.
+// --config-rounds R: the forced configurations timed R times each, every round in a freshly shuffled
+// order, each time in its own graph; one row per configuration with the median cold and hot times
+// and the cold range (cold_min_us, cold_max_us). Why: a tiled kernel's time moves with what ran just
+// before it, and some graphs of one configuration run 7-25 % slow (s9 calls 9-11); a median over
+// shuffled positions is what a comparison between configurations can stand on.
+void run_config_rounds(Context& ctx, const std::vector<blockfp8_config_t>& configs, int rounds, uint64_t seed,
+                       const std::function<std::optional<Row>(const blockfp8_config_t&)>& measure,
+                       std::vector<Row>& rows) {
+  const size_t n = configs.size();
+  std::vector<std::optional<Row>> first(n);
+  std::vector<std::vector<double>> cold(n), hot(n);
+  std::vector<size_t> order(n);
+  for (size_t i = 0; i < n; ++i) order[i] = i;
+  std::mt19937_64 rng(seed);
+  for (int round = 0; round < rounds; ++round) {
+    std::shuffle(order.begin(), order.end(), rng);
+    for (size_t i : order) {
+      std::optional<Row> r = measure(configs[i]);
+      if (!r) continue;
+      if (!first[i] || !first[i]->error.empty()) first[i] = r;
+      if (r->error.empty() && r->cold_us) cold[i].push_back(*r->cold_us);
+      if (r->error.empty() && r->hot_us) hot[i].push_back(*r->hot_us);
+    }
+  }
+  auto median = [](std::vector<double> v) {
+    std::sort(v.begin(), v.end());
+    const size_t h = v.size() / 2;
+    return v.size() % 2 ? v[h] : 0.5 * (v[h - 1] + v[h]);
+  };
+  for (size_t i = 0; i < n; ++i) {
+    if (!first[i]) continue;
+    Row r = *first[i];
+    if (!cold[i].empty()) {
+      r.cold_us = median(cold[i]);
+      r.extra.emplace_back("cold_min_us", *std::min_element(cold[i].begin(), cold[i].end()));
+      r.extra.emplace_back("cold_max_us", *std::max_element(cold[i].begin(), cold[i].end()));
+      r.extra.emplace_back("graphs", double(cold[i].size()));
+    }
+    if (!hot[i].empty()) r.hot_us = median(hot[i]);
+    emit(ctx, r);
+    rows.push_back(r);
+  }
+}
+
 void measure_into(Context& ctx, Row& r, const Operands& ops, const Enqueue& enqueue, const void* out0,
                   const float* ref) {
   try {
@@ -460,8 +505,9 @@ std::vector<Row> run_shape(Context& ctx, const Shape& shape, int index, int tota
       rows.push_back(r);
     }
 
-    auto run_blockfp8 = [&](const std::string& backend, const std::string& config,
-                            const std::optional<blockfp8_config_t>& forced) {
+    // One blockfp8 measurement as a row; nothing where a forced configuration cannot run here.
+    auto measure_blockfp8 = [&](const std::string& backend, const std::string& config,
+                                const std::optional<blockfp8_config_t>& forced) -> std::optional<Row> {
       Row r = base_row(shape, ops, ctx);
       r.backend = backend;
       r.config = config;
@@ -471,12 +517,10 @@ std::vector<Row> run_shape(Context& ctx, const Shape& shape, int index, int tota
       const blockfp8_config_t* cfg = forced ? &*forced : nullptr;
       if (forced) {  // a configuration the library cannot run here is skipped, not reported
         const blockfp8_status_t s = call_blockfp8(ops, 0, ops.c[0], N, BLOCKFP8_DTYPE_BF16, cfg, st);
-        if (s == BLOCKFP8_ERROR_INVALID_CONFIG) return;
+        if (s == BLOCKFP8_ERROR_INVALID_CONFIG) return std::nullopt;
         if (s != BLOCKFP8_SUCCESS) {
           r.error = std::string("blockfp8_gemm_ex: ") + blockfp8_status_string(s);
-          emit(ctx, r);
-          rows.push_back(r);
-          return;
+          return r;
         }
       }
       auto enqueue = [&](int c, cudaStream_t s) {
@@ -484,8 +528,14 @@ std::vector<Row> run_shape(Context& ctx, const Shape& shape, int index, int tota
         if (status != BLOCKFP8_SUCCESS) throw LibError(status, "blockfp8_gemm_ex");
       };
       measure_into(ctx, r, ops, enqueue, ops.c[0], ref);
-      emit(ctx, r);
-      rows.push_back(r);
+      return r;
+    };
+    auto run_blockfp8 = [&](const std::string& backend, const std::string& config,
+                            const std::optional<blockfp8_config_t>& forced) {
+      if (std::optional<Row> r = measure_blockfp8(backend, config, forced)) {
+        emit(ctx, *r);
+        rows.push_back(*r);
+      }
     };
 
     const std::string plan = plan_name(m, N, K);
@@ -496,13 +546,22 @@ std::vector<Row> run_shape(Context& ctx, const Shape& shape, int index, int tota
       constw.flags = BLOCKFP8_FLAG_CONST_WEIGHTS;
       run_blockfp8("blockfp8_constw", plan + "+const_weights", constw);
     }
-    for (const blockfp8_config_t& cfg : o.configs) {
-      const std::string name = config_name(cfg);
-      run_blockfp8("blockfp8:" + name, name, cfg);
-      if (o.const_weights && m <= 128) {
-        blockfp8_config_t constw = cfg;
-        constw.flags = BLOCKFP8_FLAG_CONST_WEIGHTS;
-        run_blockfp8("blockfp8_constw:" + name, name + "+const_weights", constw);
+    if (o.config_rounds > 1) {
+      run_config_rounds(ctx, o.configs, o.config_rounds, o.seed ^ uint64_t(m) * 0x9e3779b97f4a7c15ull,
+                        [&](const blockfp8_config_t& cfg) {
+                          const std::string name = config_name(cfg);
+                          return measure_blockfp8("blockfp8:" + name, name, cfg);
+                        },
+                        rows);
+    } else {
+      for (const blockfp8_config_t& cfg : o.configs) {
+        const std::string name = config_name(cfg);
+        run_blockfp8("blockfp8:" + name, name, cfg);
+        if (o.const_weights && m <= 128) {
+          blockfp8_config_t constw = cfg;
+          constw.flags = BLOCKFP8_FLAG_CONST_WEIGHTS;
+          run_blockfp8("blockfp8_constw:" + name, name + "+const_weights", constw);
+        }
       }
     }
     if (o.paths || o.sweep)
