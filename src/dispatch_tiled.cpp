@@ -18,9 +18,10 @@ constexpr int kBarrierBytes = 16;  // full + empty mbarrier of one stage
 // It is about what shared memory says: per k-block a tile moves 16 KB of A and BN x 128 B of B into
 // shared memory, and the two math warpgroups read A once and B twice, 128 x (256 + 3 BN) bytes at a
 // fixed bandwidth, or BN + 85 rows' worth.
-// (Tiles that touch three 128-row b_scale blocks, 176 rows, carried a 1.18x penalty until the
-// promotion's split became a compile-time constant; they now measure as the model says: 176 rows
-// were the best width at 4 of the 42 points.)
+// (Tiles that touch three 128-row b_scale blocks, 176 rows, carried a 1.18x penalty. They still run
+// about 7 % slower per row than 192-row tiles where both take the same rounds (geometric mean over 90
+// points of call 6), but any penalty from 1.04 up made the picks worse: 29-38 points more than 5 %
+// off, against 25 without. 176 rows were the best width at 11 of the 217 points.)
 constexpr double kTileFixedRows = 80.0;
 // With one token tile, every CTA of a wave loads the same A tile each k-block; pairs along N each
 // multicast half of it to both: 0.61-0.96x the time of single CTAs at M = 65-128 (s8 call 1).
