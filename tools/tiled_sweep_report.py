@@ -16,12 +16,13 @@ from collections import defaultdict
 
 WIDTHS = [64, 80, 96, 112, 128, 144, 160, 176, 192]
 SM_COUNT, MAX_CLUSTERS = 132, {1: 132, 2: 66, 4: 32}
-CFG = re.compile(r"tiled_t128_r(\d+)_p\d+_c(\d)x(\d)")
+CFG = re.compile(r"tiled_t128_r(\d+)_p\d+_c(\d)x(\d)(?:_k(\d))?")
 
 
 def load(paths):
-    """{(n, k, m): {"forced": {(rows, cm, cn): us}, "auto": (name, us), "cublaslt": us}}"""
-    pts = defaultdict(lambda: {"forced": {}, "auto": None, "cublaslt": None})
+    """{(n, k, m): {"forced": {(rows, cm, cn): us}, "split": {(rows, cm, cn, k_split): us},
+    "spread": [max / min over rounds], "auto": (name, us), "cublaslt": us}}"""
+    pts = defaultdict(lambda: {"forced": {}, "split": {}, "spread": [], "auto": None, "cublaslt": None})
     for p in paths:
         for line in (gzip.open(p, "rt") if p.endswith(".gz") else open(p)):
             r = json.loads(line)
@@ -31,8 +32,12 @@ def load(paths):
             b = r["backend"]
             if b.startswith("blockfp8:"):
                 mt = CFG.fullmatch(b.split(":", 1)[1])
-                if mt:
-                    pts[key]["forced"][tuple(int(x) for x in mt.groups())] = r["cold_us"]
+                if mt and (mt.group(4) or "1") == "1":  # unsplit: (rows, cluster_m, cluster_n)
+                    pts[key]["forced"][tuple(int(x) for x in mt.groups()[:3])] = r["cold_us"]
+                elif mt:  # K split over a cluster: kept apart, the model above does not price it
+                    pts[key]["split"][tuple(int(x) for x in mt.groups())] = r["cold_us"]
+                if "cold_max_us" in r and r["cold_us"]:
+                    pts[key]["spread"].append(r["cold_max_us"] / r["cold_min_us"])
             elif b == "blockfp8":
                 pts[key]["auto"] = (r["config"], r["cold_us"])
             elif b == "cublaslt":
@@ -53,11 +58,14 @@ def cost(m, n, rows, cm, cn, p):
     units = cdiv(cdiv(max(m, 1), 128), cm) * cdiv(cdiv(n, rows), cn)
     rounds = cdiv(units, MAX_CLUSTERS[cm * cn])
     width = p["three"] if scale_blocks(rows) > 2 else 1.0
-    shared = p["pair_m"] if cm > 1 else (p["along_n1"] if m <= 128 else p["along_n"]) if cn > 1 else 1.0
+    if cm > 1:
+        shared = p["pair_m"] if m > 128 else 1.0  # a pair over one token tile has a CTA past M
+    else:
+        shared = (p["along_n1"] if m <= 128 else p["along_n"]) if cn > 1 else 1.0
     return rounds * (rows + p["fixed"]) * width * shared
 
 
-def choose(m, n, p, clusters=((1, 1), (1, 2))):
+def choose(m, n, p, clusters=((1, 1), (2, 1), (1, 2))):
     best = None
     for rows in reversed(WIDTHS):
         for cm, cn in clusters:
@@ -75,12 +83,12 @@ def score(pts, p):
             continue
         ratios.append(v["forced"][pick] / min(v["forced"].values()))
     gm = math.exp(sum(map(math.log, ratios)) / len(ratios))
-    return sum(r > 1.05 for r in ratios), gm, max(ratios)
+    return sum(r > 1.05 for r in ratios), gm, max(ratios), len(ratios)
 
 
-# src/dispatch_tiled.cpp's constants (pairs along M and along N past one token tile are not
-# candidates there; a factor of 1 with single CTAs first has the same effect here).
-CURRENT = {"fixed": 80.0, "three": 1.0, "pair_m": 1.0, "along_n": 1.0, "along_n1": 0.90}
+# src/dispatch_tiled.cpp's constants (pairs along N past one token tile are not candidates there; a
+# factor of 1 with single CTAs first has the same effect here).
+CURRENT = {"fixed": 80.0, "three": 1.0, "pair_m": 0.95, "along_n": 1.0, "along_n1": 0.90}
 
 
 def main():
@@ -103,7 +111,14 @@ def main():
         gm = math.exp(sum(map(math.log, ratios)) / len(ratios))
         print(f"\nDispatcher within 5 % of the best forced tiled configuration at {len(ratios) - over} of "
               f"{len(ratios)} points; geometric mean {gm:.3f}, worst {max(ratios):.3f}.")
-    print(f"The model as in this script ({CURRENT}): {score(pts, CURRENT)} (points over 5 %, geomean, worst)")
+    print(f"The model as in this script ({CURRENT}): {score(pts, CURRENT)} (points over 5 %, geomean, worst, points whose pick the sweep timed)")
+    spread = sorted(x for v in pts.values() for x in v["spread"])
+    if spread:  # --config-rounds: max / min cold time of one configuration over its graphs
+        print(f"Per-configuration spread over rounds (max / min): median {spread[len(spread) // 2]:.3f}, "
+              f"90th percentile {spread[int(0.9 * (len(spread) - 1))]:.3f}, worst {spread[-1]:.3f}")
+    splits = [(k, min(v["split"].values()) / min(v["forced"].values())) for k, v in sorted(pts.items()) if v["split"]]
+    for (n, k, m), r in splits:
+        print(f"split-K best / unsplit best at {n}x{k} M = {m}: {r:.3f}")
     if fit:
         best = None
         for fixed, three, pm, an in itertools.product(range(0, 161, 8), (1.0, 1.06, 1.12, 1.18, 1.25),
