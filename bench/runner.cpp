@@ -134,7 +134,6 @@ Row base_row(const Shape& shape, const Operands& ops, const Context& ctx) {
   return r;
 }
 
-// Check (poison, one call on copy 0, compare with the reference), then cold and hot timings.
 // --config-rounds R: the forced configurations timed R times each, every round in a freshly shuffled
 // order, each time in its own graph; one row per configuration with the median cold and hot times
 // and the cold range (cold_min_us, cold_max_us). Why: a tiled kernel's time moves with what ran just
@@ -159,11 +158,6 @@ void run_config_rounds(Context& ctx, const std::vector<blockfp8_config_t>& confi
       if (r->error.empty() && r->hot_us) hot[i].push_back(*r->hot_us);
     }
   }
-  auto median = [](std::vector<double> v) {
-    std::sort(v.begin(), v.end());
-    const size_t h = v.size() / 2;
-    return v.size() % 2 ? v[h] : 0.5 * (v[h - 1] + v[h]);
-  };
   for (size_t i = 0; i < n; ++i) {
     if (!first[i]) continue;
     Row r = *first[i];
@@ -179,6 +173,7 @@ void run_config_rounds(Context& ctx, const std::vector<blockfp8_config_t>& confi
   }
 }
 
+// Check (poison, one call on copy 0, compare with the reference), then cold and hot timings.
 void measure_into(Context& ctx, Row& r, const Operands& ops, const Enqueue& enqueue, const void* out0,
                   const float* ref) {
   try {

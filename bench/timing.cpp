@@ -48,6 +48,12 @@ void settle(cudaGraphExec_t exec, size_t calls, cudaStream_t stream) {
 
 }  // namespace
 
+double median(std::vector<double> v) {
+  std::sort(v.begin(), v.end());
+  const size_t h = v.size() / 2;
+  return v.size() % 2 ? v[h] : 0.5 * (v[h - 1] + v[h]);
+}
+
 void set_settle(double settle_ms, double min_call_us) { g_settle_ms = settle_ms, g_settle_min_call_us = min_call_us; }
 
 ReplayStats time_graph(const Enqueue& enqueue, const std::vector<int>& copies, int replays, cudaStream_t stream) {
@@ -84,10 +90,9 @@ ReplayStats time_graph(const Enqueue& enqueue, const std::vector<int>& copies, i
     BENCH_CUDA(cudaEventElapsedTime(&ms, events.ev[2 * r], events.ev[2 * r + 1]));
     us[r] = 1000.0 * ms / double(copies.size());
   }
-  std::sort(us.begin(), us.end());
   ReplayStats s;
-  s.median_us = replays % 2 ? us[replays / 2] : 0.5 * (us[replays / 2 - 1] + us[replays / 2]);
-  s.min_us = us.front();
+  s.median_us = median(us);
+  s.min_us = *std::min_element(us.begin(), us.end());
   return s;
 }
 

@@ -31,6 +31,9 @@ ReplayStats time_graph(const Enqueue& enqueue, const std::vector<int>& copies, i
 // on the graph's own load first makes every configuration start from its own steady state.
 void set_settle(double settle_ms, double min_call_us);
 
+// The median of a non-empty sample (the mean of the middle two when even).
+double median(std::vector<double> v);
+
 struct ColdHot {
   double cold_us = 0, hot_us = 0;
   int copies = 0, hot_calls = 0;

@@ -62,7 +62,7 @@ int swapab_default_stages(int token_tile, int weight_rows, int kblocks, int kb_s
 int swapab_paired_stages(int token_tile, int weight_rows, int kblocks, int kb_slice, int warpgroups,
                          const DeviceInfo& dev) {
   const int fixed = swapab_smem_bytes(token_tile, weight_rows, kblocks, 0, kb_slice);
-  const int per_stage = swapab_stage_bytes(token_tile, weight_rows, kblocks) + 16;
+  const int per_stage = swapab_smem_bytes(token_tile, weight_rows, kblocks, 1, kb_slice) - fixed;
   const int room = dev.smem_per_sm / 2 - dev.smem_reserved_per_cta - fixed;
   const int stages = std::min(swapab_default_stages(token_tile, weight_rows, kblocks, kb_slice, warpgroups, dev),
                               std::max(0, room) / per_stage);

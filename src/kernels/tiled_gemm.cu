@@ -189,7 +189,8 @@ __device__ __forceinline__ void produce_tiles(const TileMaps& maps, const Params
     if (interior) {
       // Every slice of every tile whole (the common case): the loop as it was before edges were
       // handled. With only the general loop below, full tiles took 1.00-1.15x the time of that
-      // build (s8 call 5); with this one 0.98-1.04x, but 1.13x on 24576x1536 M = 512 (call 6, open).
+      // build (s8 call 5); with this one 0.98-1.04x. (The 1.13x once seen on 24576x1536 M = 512 was
+      // the clock, not the code: s9 calls 1 and 9.)
       for (int kb = 0; kb < p.kb_total; ++kb, pos.next(p.stages)) {
         const int s = pos.stage;
         ptx::mbar_wait(&empty[s], pos.phase ^ 1);
