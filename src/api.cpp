@@ -251,6 +251,9 @@ BLOCKFP8_API int blockfp8_config_name(const blockfp8_config_t* config, char* buf
       return std::snprintf(buf, size, "swapab_r%d_t%d_s%d_w%d_k%d_p%d", config->weight_rows, config->token_tile,
                            config->split_k, config->warpgroups, config->stage_kblocks, config->stages);
     case BLOCKFP8_KERNEL_TILED:
+      if (config->split_k > 1)  // K split over a cluster of split_k CTAs
+        return std::snprintf(buf, size, "tiled_t%d_r%d_p%d_c%dx%d_k%d", config->token_tile, config->weight_rows,
+                             config->stages, config->cluster_m, config->cluster_n, config->split_k);
       return std::snprintf(buf, size, "tiled_t%d_r%d_p%d_c%dx%d", config->token_tile, config->weight_rows,
                            config->stages, config->cluster_m, config->cluster_n);
   }

@@ -201,7 +201,12 @@ bool tiled_wins(int64_t m, int64_t n, int64_t k, const DeviceInfo& dev) {
     // logs/2026-11-30-828f9f1/paths.log, cold, decode vs tiled us): 576x7168 M=256 12.4 vs 29.6, M=512
     // 16.9 vs 29.6; 2112x7168 M=256 21.8 vs 29.6, M=512 38.9 vs 29.8; 4096x7168 M=256 38.8 vs 29.5;
     // 7168x2048 M=256 30.1 vs 12.8. Decode wins up to 66 tiles of 64 x 128, loses from 128.
-    return decode_tiles(m, n, max_token_tile, kSwapabRowsPerTile) * 2 > dev.sm_count;
+    const int64_t tiles = decode_tiles(m, n, max_token_tile, kSwapabRowsPerTile);
+    if (tiles * 2 > dev.sm_count) return true;
+    // From a third of the SMs' worth, the tiled kernel wins where it splits K across a cluster
+    // (s10 call 2, cold us at M = 256, decode vs tiled): 1536x7168 19.83 vs 15.96 (split 4),
+    // 2112x7168 20.52 vs 19.17 (split 3). Below that (576x7168: 18 tiles) decode's split wins.
+    return tiles * 3 > dev.sm_count && choose_tiled_config(m, n, k, dev).split_k > 1;
   }
   // One token tile. The tiled kernel runs its weight tiles as cluster pairs that share the token tile
   // and loads no rows past M, so its time hardly moves with M up to 128, while the decode kernel's

@@ -32,6 +32,16 @@ constexpr double kOneTokenTileAlongNFactor = 0.90;
 // back to back, the two measured even: s9 call 5.) At an odd number of token tiles the last pair of
 // every weight tile holds a CTA past M, which the rounds count.
 constexpr double kPairAlongMFactor = 0.95;
+// Split-K (a cluster of CTAs on one tile, each a share of K, summed through distributed shared
+// memory): what parking, the cluster barriers and the remote sum cost, in k-blocks of the tile's
+// mainloop, and the margin a split must win by. First set from the decode kernel's split-K sum
+// (about 1.5 us against 3.8 us of streaming at 2112 x 7168 M = 1), then measured (s10 call 2, forced,
+// shuffled rounds, K = 7168): splits took 0.65-0.81x the best unsplit width on 1536 x 7168 at
+// M = 256-512, 0.74x on 2112 x 7168 at M = 256-384, 0.90-0.96x on 3072, 4096 and 4608 x 7168 at
+// M = 256-384; the dispatcher's split picks were within 4 % of the best timed configuration at all 8
+// points where it split.
+constexpr double kSplitReduceKBlocks = 4.0;
+constexpr double kSplitMargin = 1.15;
 
 int64_t ceil_div(int64_t a, int64_t b) { return (a + b - 1) / b; }
 
@@ -108,20 +118,46 @@ double tiled_cost(int64_t m, int64_t n, int weight_rows, const DeviceInfo& dev) 
   return best_cluster(m, n, weight_rows, 0, 0, dev).first;
 }
 
+int tiled_partial_bytes(int weight_rows) { return kTiledTokenTile * (weight_rows + kTiledPartialPad) * 4; }
+
+bool tiled_split_fits(int64_t m, int64_t n, int64_t k, int weight_rows, int split, int stages, const DeviceInfo& dev) {
+  if (split < 2 || split > kTiledMaxSplitK || split > k / 128 || dev.max_clusters[split] <= 0) return false;
+  const int64_t units = ceil_div(std::max<int64_t>(m, 1), kTiledTokenTile) * ceil_div(n, weight_rows);
+  return units <= dev.max_clusters[split] && int64_t(stages) * tiled_stage_bytes(weight_rows) >= tiled_partial_bytes(weight_rows);
+}
+
+double tiled_split_cost(int64_t m, int64_t n, int64_t k, int weight_rows, int split, const DeviceInfo& dev) {
+  if (!tiled_split_fits(m, n, k, weight_rows, split, tiled_max_stages(weight_rows, dev), dev)) return -1;
+  const int64_t kb = k / 128;
+  return (weight_rows + kTileFixedRows) * (double(ceil_div(kb, split)) + kSplitReduceKBlocks) / double(kb);
+}
+
 blockfp8_status_t check_tiled_config(blockfp8_config_t& cfg, int64_t m, int64_t n, int64_t k, const DeviceInfo& dev) {
-  (void)k;  // any K: a persistent CTA streams k-blocks through the ring, whatever their number
   if (cfg.token_tile == 0) cfg.token_tile = kTiledTokenTile;
-  if (cfg.split_k == 0) cfg.split_k = 1;
   if (cfg.warpgroups == 0) cfg.warpgroups = kTiledWarpgroups;
-  if (cfg.token_tile != kTiledTokenTile || cfg.split_k != 1 || cfg.warpgroups != kTiledWarpgroups)
+  if (cfg.token_tile != kTiledTokenTile || cfg.split_k < 0 || cfg.split_k > kTiledMaxSplitK ||
+      cfg.warpgroups != kTiledWarpgroups)
     return BLOCKFP8_ERROR_INVALID_CONFIG;
   if (cfg.weight_rows == 0) {
-    const blockfp8_config_t chosen = choose_tiled_config(m, n, k, dev);
+    const blockfp8_config_t chosen = choose_tiled_config(m, n, k, dev, /*allow_split=*/cfg.split_k != 1);
     cfg.weight_rows = chosen.weight_rows;
     if (cfg.cluster_m == 0 && cfg.cluster_n == 0) cfg.cluster_m = chosen.cluster_m, cfg.cluster_n = chosen.cluster_n;
+    if (cfg.split_k == 0 && chosen.split_k > 1 && cfg.cluster_m <= 1 && cfg.cluster_n <= 1)
+      cfg.split_k = chosen.split_k, cfg.cluster_m = cfg.cluster_n = 1;
   }
+  if (cfg.split_k == 0) cfg.split_k = 1;
   if (!tiled_weight_rows_supported(cfg.weight_rows)) return BLOCKFP8_ERROR_INVALID_CONFIG;
   if (cfg.cluster_m < 0 || cfg.cluster_n < 0) return BLOCKFP8_ERROR_INVALID_CONFIG;
+  if (cfg.split_k > 1) {
+    // Split-K clusters run along K only, one unit each, every CTA of the grid resident at once.
+    if (cfg.cluster_m > 1 || cfg.cluster_n > 1) return BLOCKFP8_ERROR_INVALID_CONFIG;
+    cfg.cluster_m = cfg.cluster_n = 1;
+    const int max_stages = tiled_max_stages(cfg.weight_rows, dev);
+    if (cfg.stages == 0) cfg.stages = max_stages;
+    if (cfg.stages < kTiledMinStages || cfg.stages > max_stages) return BLOCKFP8_ERROR_INVALID_CONFIG;
+    if (!tiled_split_fits(m, n, k, cfg.weight_rows, cfg.split_k, cfg.stages, dev)) return BLOCKFP8_ERROR_INVALID_CONFIG;
+    return BLOCKFP8_SUCCESS;
+  }
   if (cfg.cluster_m == 0 || cfg.cluster_n == 0) {
     // One side forced (or none): the best cluster with it; the other side of a forced pair is 1.
     const TiledCluster c = cfg.cluster_m > 1 || cfg.cluster_n > 1
@@ -136,21 +172,26 @@ blockfp8_status_t check_tiled_config(blockfp8_config_t& cfg, int64_t m, int64_t 
   return BLOCKFP8_SUCCESS;
 }
 
-blockfp8_config_t choose_tiled_config(int64_t m, int64_t n, int64_t k, const DeviceInfo& dev) {
-  (void)k;
-  int best = kTiledMaxWeightRows;
+blockfp8_config_t choose_tiled_config(int64_t m, int64_t n, int64_t k, const DeviceInfo& dev, bool allow_split) {
+  int best = kTiledMaxWeightRows, best_split = 1;
   TiledCluster best_c{};
   double best_cost = -1;
   // Widest first, so that a tie keeps the wider tile (fewer A reloads).
   for (auto it = std::rbegin(kTiledWeightRows); it != std::rend(kTiledWeightRows); ++it) {
     if (tiled_max_stages(*it, dev) < kTiledMinStages) continue;
     const auto [cost, c] = best_cluster(m, n, *it, 0, 0, dev);
-    if (best_cost < 0 || cost < best_cost) best = *it, best_c = c, best_cost = cost;
+    if (best_cost < 0 || cost < best_cost) best = *it, best_c = c, best_cost = cost, best_split = 1;
+    // Not at one token tile, where pairs along N already measured 0.61-0.96x (s8) and the decode
+    // kernel takes most points: until the split is measured there.
+    for (int split = 2; allow_split && m > kTiledTokenTile && split <= kTiledMaxSplitK; ++split) {
+      const double sc = tiled_split_cost(m, n, k, *it, split, dev);
+      if (sc >= 0 && sc * kSplitMargin < best_cost) best = *it, best_c = {}, best_cost = sc * kSplitMargin, best_split = split;
+    }
   }
   blockfp8_config_t cfg{};
   cfg.kernel = BLOCKFP8_KERNEL_TILED;
   cfg.token_tile = kTiledTokenTile;
-  cfg.split_k = 1;
+  cfg.split_k = best_split;
   cfg.warpgroups = kTiledWarpgroups;
   cfg.weight_rows = best;
   cfg.cluster_m = best_c.cta_m, cfg.cluster_n = best_c.cta_n;

@@ -70,6 +70,18 @@ constexpr int tiled_scale_blocks(int weight_rows) {
 static_assert(tiled_scale_blocks(176) == 3 && tiled_scale_blocks(192) == 2 && tiled_scale_blocks(160) == 2 &&
               tiled_scale_blocks(144) == 2 && tiled_scale_blocks(128) == 2, "b_scale blocks a tile touches");
 
+// Split-K: split_k CTAs of a cluster share one tile along K and sum it through distributed shared
+// memory in rank order (deterministic), for grids with too few tiles to fill the device. A unit is
+// one tile; every cluster of the grid must be resident at once, and the ring must hold the tile's
+// fp32 partial ([128][weight_rows + kTiledPartialPad]) once the mainloop is done.
+constexpr int kTiledMaxSplitK = 4;
+constexpr int kTiledPartialPad = 4;
+int tiled_partial_bytes(int weight_rows);
+bool tiled_split_fits(int64_t m, int64_t n, int64_t k, int weight_rows, int split, int stages, const DeviceInfo& dev);
+// Relative time of a split (same units as tiled_cost: one round of full tiles is weight_rows + F);
+// -1 where it does not fit.
+double tiled_split_cost(int64_t m, int64_t n, int64_t k, int weight_rows, int split, const DeviceInfo& dev);
+
 // Validates a (possibly forced) TILED configuration and fills its defaults: 0 in token_tile,
 // split_k, warpgroups, weight_rows, stages, cluster_m or cluster_n means "the default"; anything else
 // must be what the kernel runs (token_tile 128, split_k 1, warpgroups 2, a supported weight_rows, a
@@ -78,7 +90,8 @@ static_assert(tiled_scale_blocks(176) == 3 && tiled_scale_blocks(192) == 2 && ti
 blockfp8_status_t check_tiled_config(blockfp8_config_t& cfg, int64_t m, int64_t n, int64_t k, const DeviceInfo& dev);
 
 // The best TILED configuration for (m, n, k): the weight_rows and cluster that minimise tiled_cost
-// (never padding N up to a multiple of 128), and the deepest ring that fits.
-blockfp8_config_t choose_tiled_config(int64_t m, int64_t n, int64_t k, const DeviceInfo& dev);
+// (never padding N up to a multiple of 128), or a split of K where tiled_split_cost wins by
+// kSplitMargin, and the deepest ring that fits.
+blockfp8_config_t choose_tiled_config(int64_t m, int64_t n, int64_t k, const DeviceInfo& dev, bool allow_split = true);
 
 }  // namespace blockfp8::detail

@@ -11,7 +11,9 @@
 // CTAs are persistent: each walks tiles blockIdx.x, blockIdx.x + gridDim.x, ... in a grouped order
 // (M fastest within groups of kTiledGroupM token rows) so that one wave shares its weight and
 // activation tiles in L2, and the producer streams the next tile while the math warpgroups run the
-// current epilogue. No split-K: every output is one CTA's fixed-order sum, bitwise deterministic.
+// current epilogue. Every output is one CTA's fixed-order sum, or (split-K, where one tile an SM
+// would leave SMs idle: mid M) the sum of a cluster's K shares in rank order, read through
+// distributed shared memory: bitwise deterministic either way.
 // Multicast (the config's cluster_m x cluster_n, chosen in dispatch_tiled.cpp): clusters of CTAs on
 // neighbouring weight tiles share one token tile, each loading a slice of it for all; or pairs on two
 // token tiles share one weight tile, each loading half of it for both, so the weight crosses
@@ -41,6 +43,9 @@ constexpr int kMathThreads = 128 * kTiledWarpgroups;
 constexpr int kThreads = kMathThreads + 128;  // + the producer warpgroup
 // 128 x 48 + 256 x 224 = 63488 registers, within the 64512 a 384-thread CTA is given at 168 a thread.
 constexpr int kProducerRegs = 48;  // the scale warp keeps a tile's addresses without spilling
+// The split-K kernel's producers also carry their K range: at 48 they spilled 8-16 bytes. 56 is what is
+// left: 128 x 56 + 256 x 224 = 64512.
+constexpr int kSplitProducerRegs = 56;
 constexpr int kMathRegs = 224;
 constexpr int kScalePitch = kTiledScaleBytes / 4;  // floats per stage: 128 a_scales, 4 b_scale slots
 // The output tile is staged as columns of 16 elements (32-byte rows, 32-byte swizzle): one TMA
@@ -49,6 +54,8 @@ constexpr int kOutCols = 16;
 constexpr int kOutChunkBytes = 64 * kOutCols * 2;  // one warpgroup's 64 rows of one column chunk
 // Named barriers: 1 and 2 are the warpgroups' epilogue barriers; these two pass the issue turn.
 constexpr uint32_t kTurnOf0 = 3, kTurnOf1 = 4;
+// Split-K: both math warpgroups are past their last wgmma, and the ring may hold the partial tile.
+constexpr uint32_t kSplitParked = 5;
 // Arrivals that complete a full barrier: the TMA thread's arrive.expect_tx and, per lane of the
 // scale warp, the arrival that follows its cp.async copies of the stage's scales.
 constexpr int kFullArrivals = 1 + 32;
@@ -73,6 +80,7 @@ struct Params {
   int c_dtype;
   int stages;
   int tma_store;  // bf16 / fp16 output through shared memory and the TMA engine
+  int k_split;    // split-K kernel only: CTAs of a cluster sharing one tile along K (one tile a cluster)
   // (Two more ints here, the tail maps' box rows, changed how ptxas compiled the math warpgroups'
   // loop and cost 3-14 % at full tiles (s8 call 3): the kernel derives them from m and n instead.)
 };
@@ -121,6 +129,24 @@ __device__ __forceinline__ Tile tile_at(int64_t u, const Params& p, int rank) {
 // cluster spans consecutive x).
 __device__ __forceinline__ int cluster_ctas(const Params& p) { return p.cta_m * p.cta_n; }
 
+// What this CTA walks: units u0, u0 + du, ... and k-blocks [kb0, kb1) of each; rank is its place in a
+// multicast cluster. Split-K: a cluster of p.k_split CTAs takes one unit, rank r the r-th share of K.
+struct Work {
+  int64_t u0, du;
+  int kb0, kb1, rank;
+};
+template <bool kSplit>
+__device__ __forceinline__ Work my_work(const Params& p) {
+  if constexpr (kSplit) {
+    const int r = int(blockIdx.x % p.k_split);
+    return {blockIdx.x / p.k_split, gridDim.x / p.k_split, r * p.kb_total / p.k_split,
+            (r + 1) * p.kb_total / p.k_split, 0};
+  } else {
+    const int ctas = cluster_ctas(p);
+    return {blockIdx.x / ctas, gridDim.x / ctas, 0, p.kb_total, int(blockIdx.x % ctas)};
+  }
+}
+
 // Rows of this CTA's slice of an operand tile that exist: a slice is `rows` rows from `start`; the
 // operand has `limit` rows.
 __device__ __forceinline__ int rows_within(int start, int rows, int limit) { return min(max(limit - start, 0), rows); }
@@ -142,13 +168,14 @@ struct RingPos {
 // time at 4096 x 7168 x 4096 (ncu source counters, 2026-11-30), where cuBLASLt's waited 1-2 %.
 //
 // One thread TMAs the A and B tiles (in a cluster: its slices of them, to every CTA that shares them).
-template <int BN>
+template <int BN, bool kSplit>
 __device__ __forceinline__ void produce_tiles(const TileMaps& maps, const Params& p, uint8_t* smem, uint64_t* full,
                                               uint64_t* empty) {
   using L = Layout<BN>;
   const uint64_t policy = ptx::l2_evict_normal();  // both operands are re-read by other tiles
   const int ctas = cluster_ctas(p);
-  const int rank = blockIdx.x % ctas;
+  const Work w = my_work<kSplit>(p);
+  const int rank = w.rank;
   // With a pair along M, this CTA loads weight rows [rank BN/2, (rank + 1) BN/2) of the tile into
   // both CTAs (the map's box is BN/2 rows; 1024-byte aligned in shared memory since 16 | BN); along
   // N, token rows [a_rows rank, a_rows (rank + 1)) of the token tile into all (the A map's box is
@@ -161,7 +188,7 @@ __device__ __forceinline__ void produce_tiles(const TileMaps& maps, const Params
   // No tile of the grid crosses M or N, and no cluster has a CTA past them.
   const bool interior = p.m % kTokens == 0 && p.n % BN == 0 && p.m_tiles % p.cta_m == 0 && p.n_tiles % p.cta_n == 0;
   RingPos pos;
-  for (int64_t u = blockIdx.x / ctas; u < p.units; u += gridDim.x / ctas) {
+  for (int64_t u = w.u0; u < p.units; u += w.du) {
     const Tile tile = tile_at<BN>(u, p, rank);
     // Rows past M or N are never loaded. A box that crosses the edge has the TMA engine write zeros
     // for the rest, slowly: at M = 65 the kernel took twice its M = 128 time, and a pair's CTA past M
@@ -191,7 +218,7 @@ __device__ __forceinline__ void produce_tiles(const TileMaps& maps, const Params
       // handled. With only the general loop below, full tiles took 1.00-1.15x the time of that
       // build (s8 call 5); with this one 0.98-1.04x. (The 1.13x once seen on 24576x1536 M = 512 was
       // the clock, not the code: s9 calls 1 and 9.)
-      for (int kb = 0; kb < p.kb_total; ++kb, pos.next(p.stages)) {
+      for (int kb = w.kb0; kb < w.kb1; ++kb, pos.next(p.stages)) {
         const int s = pos.stage;
         ptx::mbar_wait(&empty[s], pos.phase ^ 1);
         uint8_t* stage = smem + s * L::kStage;
@@ -201,7 +228,7 @@ __device__ __forceinline__ void produce_tiles(const TileMaps& maps, const Params
       }
       continue;
     }
-    for (int kb = 0; kb < p.kb_total; ++kb, pos.next(p.stages)) {
+    for (int kb = w.kb0; kb < w.kb1; ++kb, pos.next(p.stages)) {
       const int s = pos.stage;
       // The first pass finds every stage free. In a cluster, the stage is free once the math warps
       // of every CTA have released it: this producer's multicast writes into all of them.
@@ -224,14 +251,14 @@ __device__ __forceinline__ void produce_tiles(const TileMaps& maps, const Params
 // One warp cp.asyncs each stage's scales: the tile's 128 token scales (4 a lane) and the b_scales of
 // the (up to three) 128-row blocks the weight tile touches (lanes 0-3), then arrives on the full
 // barrier when its copies land. Addresses are set once per tile and stepped by one k-block.
-template <int BN>
+template <int BN, bool kSplit>
 __device__ __forceinline__ void produce_scales(const Params& p, float* scales, uint64_t* full, uint64_t* empty,
                                                int lane) {
   const int nb_total = (p.n + 127) / 128;
-  const int ctas = cluster_ctas(p);
-  const int rank = blockIdx.x % ctas;
+  const Work w = my_work<kSplit>(p);
+  const int rank = w.rank;
   RingPos pos;
-  for (int64_t u = blockIdx.x / ctas; u < p.units; u += gridDim.x / ctas) {
+  for (int64_t u = w.u0; u < p.units; u += w.du) {
     const Tile tile = tile_at<BN>(u, p, rank);
     // Token lane + 32 i of the tile: a_row + 32 i rows, valid while 32 i < rows_left (past M: 0).
     const int rows_left = p.m - tile.m0 - lane;
@@ -240,7 +267,7 @@ __device__ __forceinline__ void produce_scales(const Params& p, float* scales, u
     const int nb = tile.n0 / 128 + lane;
     const bool b_ok = lane < 4 && nb < nb_total;
     const float* b_src = p.b_scale + (b_ok ? int64_t(nb) * p.sb_n : 0);
-    for (int kb = 0; kb < p.kb_total; ++kb, pos.next(p.stages)) {
+    for (int kb = w.kb0; kb < w.kb1; ++kb, pos.next(p.stages)) {
       const int s = pos.stage;
       ptx::mbar_wait(&empty[s], pos.phase ^ 1);
       float* sc = scales + s * kScalePitch;
@@ -320,6 +347,45 @@ __device__ __forceinline__ void store_tile_direct(const float (&acc)[BN / 2], co
   }
 }
 
+// Split-K: the partial tile, fp32 [128][BN + 4] from the ring's start (the pad spreads a warp's eight
+// rows over the banks), parked by each math thread from its accumulator fragment.
+template <int BN>
+constexpr int kPartialPitch = BN + 4;
+template <int BN>
+__device__ __forceinline__ void park_partial(float* red, const float (&acc)[BN / 2], int row, int lane) {
+#pragma unroll
+  for (int j = 0; j < BN / 8; ++j)
+#pragma unroll
+    for (int h = 0; h < 2; ++h)
+      *reinterpret_cast<float2*>(red + (row + 8 * h) * kPartialPitch<BN> + 8 * j + 2 * (lane % 4)) =
+          make_float2(acc[4 * j + 2 * h], acc[4 * j + 2 * h + 1]);
+}
+
+// Split-K: cluster rank r sums rows [128 r / k_split, 128 (r + 1) / k_split) of the tile over every
+// rank's parked partial, in rank order (bitwise deterministic), and stores them.
+template <int BN>
+__device__ __forceinline__ void reduce_split_store(const float* red, const Params& p, Tile tile, int tid) {
+  const int rank = int(blockIdx.x % p.k_split);
+  const int r0 = rank * kTokens / p.k_split, r1 = (rank + 1) * kTokens / p.k_split;
+  constexpr int kQuads = BN / 4;
+  for (int q = r0 * kQuads + tid; q < r1 * kQuads; q += kMathThreads) {
+    const int r = q / kQuads, c = (q % kQuads) * 4;
+    const float* src = red + r * kPartialPitch<BN> + c;
+    float4 sum = ptx::ld_cluster_f4(ptx::map_to_rank(src, 0));
+    for (int other = 1; other < p.k_split; ++other) {
+      const float4 v = ptx::ld_cluster_f4(ptx::map_to_rank(src, other));
+      sum.x += v.x, sum.y += v.y, sum.z += v.z, sum.w += v.w;
+    }
+    const int m = tile.m0 + r, n = tile.n0 + c;
+    if (m >= p.m) continue;
+    const int64_t base = int64_t(m) * p.ldc + n;
+    const float vals[4] = {sum.x, sum.y, sum.z, sum.w};
+#pragma unroll
+    for (int e = 0; e < 4; ++e)
+      if (n + e < p.n) store_out(p.c, base + e, vals[e], p.c_dtype);
+  }
+}
+
 // One k-block of this warpgroup's 64 tokens x the BN-row weight tile: four full-width k32 wgmmas into
 // `part`, committed as one group.
 template <int BN>
@@ -395,16 +461,17 @@ __device__ __forceinline__ void promote(float (&acc)[BN / 2], float (&part)[BN /
 // (Also measured and removed: two half-width wgmma groups per k-block, one promoted while the other
 // ran, 1.2-1.3x slower at M >= 4096 (2026-11-29); warpgroup 1 one k-block late once (STAGGER), or
 // k-block i + 1 issued before i is promoted (PIPELINE), 0.96-1.05x (logs/2026-11-30-c837e91).)
-template <int BN>
-__device__ __forceinline__ void consume(const CUtensorMap* map_c, const Params& p, const uint8_t* smem,
-                                        uint8_t* out, const float* scales, uint64_t* full, uint64_t* empty) {
+template <int BN, bool kSplit>
+__device__ __forceinline__ void consume(const CUtensorMap* map_c, const Params& p, uint8_t* smem, uint8_t* out,
+                                        const float* scales, uint64_t* full, uint64_t* empty) {
   using L = Layout<BN>;
   const int wg = threadIdx.x / 128;
   const int tid_wg = threadIdx.x % 128;
   const int lane = threadIdx.x % 32;
   const int row = 64 * wg + 16 * (tid_wg / 32) + lane / 4;
   const int ctas = cluster_ctas(p);
-  const int rank = blockIdx.x % ctas;
+  const Work w = my_work<kSplit>(p);
+  const int rank = w.rank;
   // Lane i < ctas - 1 releases stages to the (i + 1)-th CTA after this one in the cluster, whose
   // producer's multicast also fills this CTA's ring.
   const uint32_t peer_empty = lane < ctas - 1 ? ptx::map_to_rank(empty, (rank + 1 + lane) % ctas) : 0;
@@ -412,7 +479,7 @@ __device__ __forceinline__ void consume(const CUtensorMap* map_c, const Params& 
   float acc[BN / 2], part[BN / 2];
   RingPos pos;
   bool first_issue = true;
-  for (int64_t u = blockIdx.x / ctas; u < p.units; u += gridDim.x / ctas) {
+  for (int64_t u = w.u0; u < p.units; u += w.du) {
     const Tile tile = tile_at<BN>(u, p, rank);
     const int split = 128 - tile.n0 % 128;
 #pragma unroll
@@ -432,8 +499,8 @@ __device__ __forceinline__ void consume(const CUtensorMap* map_c, const Params& 
     ptx::mbar_wait(&full[s], pos.phase);
     issue(s);
     pos.next(p.stages);
-    for (int kb = 0; kb < p.kb_total; ++kb) {
-      const bool more = kb + 1 < p.kb_total;
+    for (int kb = w.kb0; kb < w.kb1; ++kb) {
+      const bool more = kb + 1 < w.kb1;
       const KScales k(scales + s * kScalePitch, row);
       if (more) ptx::mbar_wait(&full[pos.stage], pos.phase);
       ptx::wgmma_wait<0>();
@@ -453,16 +520,26 @@ __device__ __forceinline__ void consume(const CUtensorMap* map_c, const Params& 
         pos.next(p.stages);
       }
     }
-    if (p.tma_store) store_tile_tma<BN>(acc, map_c, p, my_out, tile, wg, tid_wg);
-    else store_tile_direct<BN>(acc, p, tile, wg, tid_wg);
+    if constexpr (kSplit) {
+      // One tile a cluster: every stage of the ring has been consumed, so once both warpgroups are
+      // done with their last wgmmas the ring holds this CTA's partial tile for the others to read.
+      ptx::named_barrier(kSplitParked, 256);
+      park_partial<BN>(reinterpret_cast<float*>(smem), acc, row, lane);
+      ptx::cluster_arrive();
+      ptx::cluster_wait();
+      reduce_split_store<BN>(reinterpret_cast<const float*>(smem), p, tile, threadIdx.x);
+    } else {
+      if (p.tma_store) store_tile_tma<BN>(acc, map_c, p, my_out, tile, wg, tid_wg);
+      else store_tile_direct<BN>(acc, p, tile, wg, tid_wg);
+    }
   }
   // Warpgroup 1's last turn signal has no k-block after it: take it, so no arrival is left pending.
   if (wg == 0 && !first_issue) ptx::named_barrier(kTurnOf0, 256);
   // Shared memory must outlive the last TMA store's reads.
-  if (p.tma_store && tid_wg == 0) ptx::bulk_wait_group<0>();
+  if (!kSplit && p.tma_store && tid_wg == 0) ptx::bulk_wait_group<0>();
 }
 
-template <int BN>
+template <int BN, bool kSplit>
 __global__ void __launch_bounds__(kThreads, 1)
     tiled_gemm_kernel(const __grid_constant__ CUtensorMap tmap_a, const __grid_constant__ CUtensorMap tmap_b,
                       const __grid_constant__ CUtensorMap tmap_c, const Params p,
@@ -484,7 +561,7 @@ __global__ void __launch_bounds__(kThreads, 1)
     ptx::fence_barrier_init();
   }
   // A cluster's barriers must be initialised in every CTA before any producer multicasts.
-  if (cluster_ctas(p) > 1) {
+  if (cluster_ctas(p) > 1 || kSplit) {
     ptx::cluster_arrive();
     ptx::cluster_wait();
   } else {
@@ -492,19 +569,29 @@ __global__ void __launch_bounds__(kThreads, 1)
   }
 
   if (threadIdx.x >= kMathThreads) {
-    ptx::setmaxnreg_dec<kProducerRegs>();
+    ptx::setmaxnreg_dec<kSplit ? kSplitProducerRegs : kProducerRegs>();
     if (threadIdx.x == kMathThreads) {
       ptx::prefetch_tensormap(&tmap_a);
       ptx::prefetch_tensormap(&tmap_b);
       if (p.m % (kTokens / p.cta_n)) ptx::prefetch_tensormap(&tmap_a_tail);
       if (p.n % (BN / p.cta_m)) ptx::prefetch_tensormap(&tmap_b_tail);
-      produce_tiles<BN>({&tmap_a, &tmap_a_tail, &tmap_b, &tmap_b_tail}, p, smem, full, empty);
+      produce_tiles<BN, kSplit>({&tmap_a, &tmap_a_tail, &tmap_b, &tmap_b_tail}, p, smem, full, empty);
     } else if (threadIdx.x / 32 == kMathThreads / 32 + 1) {
-      produce_scales<BN>(p, scales, full, empty, threadIdx.x % 32);
+      produce_scales<BN, kSplit>(p, scales, full, empty, threadIdx.x % 32);
+    }
+    if constexpr (kSplit) {  // the math warpgroups' barrier after parking (consume)
+      ptx::cluster_arrive();
+      ptx::cluster_wait();
     }
   } else {
     ptx::setmaxnreg_inc<kMathRegs>();
-    consume<BN>(&tmap_c, p, smem, out, scales, full, empty);
+    consume<BN, kSplit>(&tmap_c, p, smem, out, scales, full, empty);
+  }
+  if constexpr (kSplit) {
+    // Every CTA's shared memory stays until the other ranks have read its partial. Relaxed: a
+    // thread's remote reads are complete once their sum was stored.
+    ptx::cluster_arrive_relaxed();
+    ptx::cluster_wait();
   }
 }
 
@@ -529,16 +616,17 @@ bool tma_store_compatible(const Problem& p) {
   return (reinterpret_cast<uintptr_t>(p.c) & 15u) == 0 && (p.ldc * 2) % 16 == 0 && (p.n * 2) % 16 == 0;
 }
 
-template <int BN>
+template <int BN, bool kSplit>
 cudaError_t prepare(int smem_bytes) {
   static std::atomic<int> raised[kMaxDevices];
-  return raise_smem_limit(tiled_gemm_kernel<BN>, raised, smem_bytes);
+  return raise_smem_limit(tiled_gemm_kernel<BN, kSplit>, raised, smem_bytes);
 }
 
 template <int BN>
 blockfp8_status_t launch(const Problem& p, const blockfp8_config_t& cfg, const DeviceInfo& dev, cudaStream_t stream) {
   const int smem = tiled_smem_bytes(BN, cfg.stages);
-  if (prepare<BN>(smem) != cudaSuccess) return BLOCKFP8_ERROR_CUDA;
+  const bool split = cfg.split_k > 1;  // check_tiled_config: no multicast cluster, one unit a cluster
+  if ((split ? prepare<BN, true>(smem) : prepare<BN, false>(smem)) != cudaSuccess) return BLOCKFP8_ERROR_CUDA;
 
   Params prm{};
   prm.m = int(p.m), prm.n = int(p.n), prm.kb_total = int(p.k_blocks());
@@ -553,7 +641,8 @@ blockfp8_status_t launch(const Problem& p, const blockfp8_config_t& cfg, const D
   prm.b_scale = p.b_scale, prm.sb_n = p.b_scale_stride_n, prm.sb_k = p.b_scale_stride_k;
   prm.c = p.c, prm.ldc = p.ldc, prm.c_dtype = p.c_dtype;
   prm.stages = cfg.stages;
-  prm.tma_store = tma_store_compatible(p);
+  prm.tma_store = !split && tma_store_compatible(p);  // split-K ranks store their rows directly
+  prm.k_split = cfg.split_k;
 
   CUtensorMap map_a, map_a_tail, map_b, map_b_tail, map_c{};
   constexpr auto kFp8 = CU_TENSOR_MAP_DATA_TYPE_UINT8;
@@ -577,22 +666,26 @@ blockfp8_status_t launch(const Problem& p, const blockfp8_config_t& cfg, const D
   }
 
   // Persistent: as many clusters as the device holds at once (one CTA an SM), or one per unit.
-  const int resident = ctas > 1 ? dev.max_clusters[ctas] : std::max(dev.sm_count, 1);
+  // Split-K: a cluster of split_k CTAs per unit, all resident at once (check_tiled_config).
+  const int cluster = split ? cfg.split_k : ctas;
+  const int resident = cluster > 1 ? dev.max_clusters[cluster] : std::max(dev.sm_count, 1);
   cudaLaunchAttribute attr[1];
   attr[0].id = cudaLaunchAttributeClusterDimension;
-  attr[0].val.clusterDim.x = unsigned(ctas);
+  attr[0].val.clusterDim.x = unsigned(cluster);
   attr[0].val.clusterDim.y = 1;
   attr[0].val.clusterDim.z = 1;
   cudaLaunchConfig_t lc{};
-  lc.gridDim = dim3(unsigned(std::min<int64_t>(prm.units, resident) * ctas));
+  if (split && prm.units > resident) return BLOCKFP8_ERROR_INVALID_CONFIG;
+  lc.gridDim = dim3(unsigned(std::min<int64_t>(prm.units, resident) * cluster));
   lc.blockDim = dim3(kThreads);
   lc.dynamicSmemBytes = smem;
   lc.stream = stream;
   lc.attrs = attr;
-  lc.numAttrs = ctas > 1 ? 1 : 0;
-  if (cudaLaunchKernelEx(&lc, tiled_gemm_kernel<BN>, map_a, map_b, map_c, prm, map_a_tail, map_b_tail) != cudaSuccess)
-    return BLOCKFP8_ERROR_CUDA;
-  return BLOCKFP8_SUCCESS;
+  lc.numAttrs = cluster > 1 ? 1 : 0;
+  const cudaError_t e =
+      split ? cudaLaunchKernelEx(&lc, tiled_gemm_kernel<BN, true>, map_a, map_b, map_c, prm, map_a_tail, map_b_tail)
+            : cudaLaunchKernelEx(&lc, tiled_gemm_kernel<BN, false>, map_a, map_b, map_c, prm, map_a_tail, map_b_tail);
+  return e == cudaSuccess ? BLOCKFP8_SUCCESS : BLOCKFP8_ERROR_CUDA;
 }
 
 }  // namespace

@@ -190,6 +190,12 @@ FuzzCase make_case(uint64_t seed, uint64_t index, const blockfp8::detail::Device
     const auto& cl = clusters[r.range(0, 6)];
     c.cluster_m = cl[0], c.cluster_n = cl[1];
     if (r.chance(0.3)) c.stages = int(r.range(d::kTiledMinStages, d::tiled_max_stages(c.weight_rows ? c.weight_rows : 192, dev)));
+    // K split over a cluster, where the rules take it (few enough tiles, a ring that holds the partial).
+    if (r.chance(0.3) && c.cluster_m <= 1 && c.cluster_n <= 1) {
+      blockfp8_config_t probe = c;
+      probe.split_k = int(r.range(2, d::kTiledMaxSplitK));
+      if (d::check_config(probe, s.m, s.n, s.k, dev) == BLOCKFP8_SUCCESS) c.split_k = probe.split_k;
+    }
   }
   return fc;
 }

@@ -532,6 +532,8 @@ TEST_F(ReliabilityTest, SanitizerSmoke) {
   tiled.kernel = BLOCKFP8_KERNEL_TILED;
   blockfp8_config_t tiled_narrow = tiled;
   tiled_narrow.weight_rows = 80, tiled_narrow.stages = 2;
+  blockfp8_config_t tiled_split = tiled;
+  tiled_split.weight_rows = 64, tiled_split.split_k = 3;
   blockfp8_config_t invariant{};
   invariant.flags = BLOCKFP8_FLAG_BATCH_INVARIANT;
   const Determinism cases[] = {
@@ -543,6 +545,7 @@ TEST_F(ReliabilityTest, SanitizerSmoke) {
       {spec(129, 100, 512), tiled},                                  // tiled: M and N tails
       {spec(300, 200, 384), tiled_narrow},
       {spec(100, 700, 512), tiled_narrow},                           // tiled: one token tile, clusters along N
+      {spec(200, 300, 640), tiled_split},                            // tiled: K split over a cluster of 3
       {spec(9, 200, 1024), invariant},
   };
   for (const Determinism& dc : cases) {

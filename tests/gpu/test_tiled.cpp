@@ -194,6 +194,26 @@ TEST_F(TiledTest, OddKBlockCounts) {
     ASSERT_NO_FATAL_FAILURE(run_case(s, cfgs));
 }
 
+// K split across a cluster (each rank a share of the k-blocks, summed in rank order through
+// distributed shared memory, each rank storing its share of the rows): tails in M and N, k-block
+// counts the split does not divide, one token tile and several, and every output dtype.
+TEST_F(TiledTest, SplitK) {
+  auto split = [](int32_t rows, int32_t k_split, int32_t stages = 0) {
+    blockfp8_config_t c = tiled(rows, stages);
+    c.split_k = k_split;
+    return c;
+  };
+  const std::vector<blockfp8_config_t> cfgs = {split(64, 2), split(144, 3), split(176, 4), split(192, 2),
+                                               split(80, 3, 3)};
+  // Every unit of every case must fit the H200's resident clusters (a split runs one tile a cluster,
+  // all at once): 640 x 576 and 200 x 2112 at 80 rows were 40 and 54 clusters of 3, more than the H200
+  // holds (s10 calls 1 and 2).
+  for (const GemmSpec& s : {spec(300, 700, 512), spec(129, 100, 1152), spec(1, 2112, 7168), spec(512, 576, 1536),
+                            spec(257, 300, 640, BLOCKFP8_DTYPE_FP16), spec(257, 300, 640, BLOCKFP8_DTYPE_FP32),
+                            col_a(spec(200, 1056, 896))})
+    ASSERT_NO_FATAL_FAILURE(run_case(s, cfgs));
+}
+
 // Forced configurations the kernel cannot run: INVALID_CONFIG and C untouched.
 TEST_F(TiledTest, BadForcedConfigsAreRefused) {
   const GemmSpec s = spec(300, 2112, 512);
@@ -207,8 +227,8 @@ TEST_F(TiledTest, BadForcedConfigsAreRefused) {
   c.token_tile = 64;
   expect_refused(s, c, "token_tile 64");
   c = tiled(128);
-  c.split_k = 2;
-  expect_refused(s, c, "split_k 2");
+  c.split_k = 3;
+  expect_refused(s, c, "split_k 3 over 51 tiles (44 clusters of 3 fit)");
   c = tiled(128);
   c.warpgroups = 1;
   expect_refused(s, c, "warpgroups 1");
@@ -217,6 +237,15 @@ TEST_F(TiledTest, BadForcedConfigsAreRefused) {
   expect_refused(s, tiled(128, 0, 4, 1), "4 CTAs along M");
   expect_refused(s, tiled(128, 0, 1, 3), "3 CTAs along N");
   expect_refused(s, tiled(128, 0, -1, 1), "cluster_m -1");
+  c = tiled(128, 0, 2, 1);
+  c.split_k = 2;
+  expect_refused(s, c, "split_k 2 with a pair along M");
+  c = tiled(64);
+  c.split_k = 5;
+  expect_refused(s, c, "split_k 5");
+  c = tiled(64);
+  c.split_k = 2;
+  expect_refused(spec(4096, 7168, 512), c, "split_k 2 over more tiles than clusters fit");
   expect_refused(s, tiled(128, 64), "64 stages");
   GemmSpec mis = spec(300, 2112, 512);
   mis.a_off = 1, mis.lda = 513;

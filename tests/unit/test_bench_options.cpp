@@ -34,7 +34,9 @@ TEST(BenchOptions, ConfigNamesRoundTrip) {
   blockfp8_config_t s{};
   s.kernel = BLOCKFP8_KERNEL_SWAPAB_SPLITK, s.weight_rows = 64, s.token_tile = 8, s.split_k = 3;
   s.warpgroups = 2, s.stage_kblocks = 2, s.stages = 12;
-  for (const blockfp8_config_t& c : {s, tiled(144, 5, 2, 1), tiled(192, 0, 1, 4), tiled(64, 8, 0, 0)}) {
+  blockfp8_config_t split = tiled(64, 8, 1, 1);
+  split.split_k = 3;
+  for (const blockfp8_config_t& c : {s, tiled(144, 5, 2, 1), tiled(192, 0, 1, 4), tiled(64, 8, 0, 0), split}) {
     const std::string name = blockfp8::config_name(c);
     SCOPED_TRACE(name);
     blockfp8_config_t back{};
@@ -42,6 +44,7 @@ TEST(BenchOptions, ConfigNamesRoundTrip) {
     expect_same(back, c);
   }
   EXPECT_EQ(blockfp8::config_name(tiled(144, 5, 2, 1)), "tiled_t128_r144_p5_c2x1");
+  EXPECT_EQ(blockfp8::config_name(split), "tiled_t128_r64_p8_c1x1_k3");
 }
 
 TEST(BenchOptions, TiledNameWithoutClusterTakesTheDefault) {

@@ -205,12 +205,18 @@ TEST(Dispatch, TiledTakesWideWeightsAtMidM) {
 }
 
 TEST(Dispatch, DecodeTakesSmallWeightsPastOneTokenTile) {
-  // Measured at M = 256 / 512 (dispatch.cpp, tiled_wins): decode up to 66 tiles of 64 x 128 tokens.
+  // Measured at M = 256 / 512 (dispatch.cpp, tiled_wins): decode below 44 tiles of 64 x 128 tokens,
+  // and up to 66 where the tiled kernel cannot split K.
   const DeviceInfo d = h200();
   EXPECT_EQ(choose_config(256, 576, 7168, d).kernel, BLOCKFP8_KERNEL_SWAPAB_SPLITK);
   EXPECT_EQ(choose_config(512, 576, 7168, d).kernel, BLOCKFP8_KERNEL_SWAPAB_SPLITK);
-  EXPECT_EQ(choose_config(256, 2112, 7168, d).kernel, BLOCKFP8_KERNEL_SWAPAB_SPLITK);
   EXPECT_EQ(choose_config(512, 2112, 7168, d).kernel, BLOCKFP8_KERNEL_TILED);
+  // From a third of the SMs' worth of decode tiles, the tiled kernel where it splits K (s10 call 2).
+  const blockfp8_config_t split = choose_config(256, 2112, 7168, d);
+  EXPECT_EQ(split.kernel, BLOCKFP8_KERNEL_TILED);
+  EXPECT_GT(split.split_k, 1);
+  EXPECT_EQ(choose_config(256, 1536, 7168, d).kernel, BLOCKFP8_KERNEL_TILED);
+  EXPECT_EQ(choose_config(128, 2112, 7168, d).kernel, BLOCKFP8_KERNEL_SWAPAB_SPLITK);  // one token tile
   EXPECT_EQ(choose_config(256, 4096, 7168, d).kernel, BLOCKFP8_KERNEL_TILED);
   EXPECT_EQ(choose_config(256, 7168, 2048, d).kernel, BLOCKFP8_KERNEL_TILED);
   EXPECT_EQ(choose_config(513, 576, 7168, d).kernel, BLOCKFP8_KERNEL_TILED);

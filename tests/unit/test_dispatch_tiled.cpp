@@ -120,14 +120,21 @@ TEST(DispatchTiled, ChoiceBalancesWaves) {
   // took 1015 us (192, best at 959 us, also runs ten; s9 call 4).
   EXPECT_EQ(choose_tiled_config(4096, 7168, 16384, d).weight_rows, 176);
   for (int rows : kTiledWeightRows) EXPECT_EQ(tiled_scale_blocks(rows), rows == 176 ? 3 : 2) << rows;
-  // The chosen cost is the minimum over every supported width.
+  // The chosen cost is the minimum over every supported width (and below it where K is split).
   for (int64_t m : {128, 300, 1024, 4096, 16384})
     for (int64_t n : {16, 100, 576, 2112, 4097, 7168, 24576}) {
       const blockfp8_config_t c = choose_tiled_config(m, n, 7168, d);
-      for (int rows : kTiledWeightRows) EXPECT_LE(tiled_cost(m, n, c.weight_rows, d), tiled_cost(m, n, rows, d));
+      const double chosen = c.split_k > 1 ? tiled_split_cost(m, n, 7168, c.weight_rows, c.split_k, d)
+                                          : tiled_cost(m, n, c.weight_rows, d);
+      for (int rows : kTiledWeightRows) EXPECT_LE(chosen, tiled_cost(m, n, rows, d)) << m << " " << n << " " << rows;
     }
-  // Few tiles: spread them over more SMs with narrower tiles.
-  EXPECT_LT(choose_tiled_config(128, 2112, 7168, d).weight_rows, 128);
+  // Few tiles, unsplit: spread them over more SMs with narrower tiles.
+  for (int k_split : {0, 1}) {
+    blockfp8_config_t c = tiled(0);
+    c.split_k = k_split;
+    ASSERT_EQ(check_tiled_config(c, 128, 2112, 1536, d), BLOCKFP8_SUCCESS);
+    if (c.split_k == 1) EXPECT_LT(c.weight_rows, 128);
+  }
 }
 
 TEST(DispatchTiled, ChosenConfigsAreValidEverywhere) {
@@ -149,8 +156,9 @@ TEST(DispatchTiled, ChosenConfigsAreValidEverywhere) {
 
 namespace {
 
+// The cluster of the best unsplit configuration.
 TiledCluster chosen_cluster(int64_t m, int64_t n, const DeviceInfo& d) {
-  const blockfp8_config_t c = choose_tiled_config(m, n, 7168, d);
+  const blockfp8_config_t c = choose_tiled_config(m, n, 7168, d, /*allow_split=*/false);
   return {c.cluster_m, c.cluster_n};
 }
 
@@ -227,4 +235,55 @@ TEST(DispatchTiled, ClusterChoice) {
   EXPECT_EQ(check_config(s, 4, 2112, 7168, d), BLOCKFP8_ERROR_INVALID_CONFIG);
   s.kernel = BLOCKFP8_KERNEL_SIMT;
   EXPECT_EQ(check_config(s, 4, 2112, 7168, d), BLOCKFP8_ERROR_INVALID_CONFIG);
+}
+
+TEST(DispatchTiled, SplitKRules) {
+  const DeviceInfo d = h200();
+  auto split = [](int rows, int k_split, int stages = 0, int cm = 0, int cn = 0) {
+    blockfp8_config_t c = tiled(rows, stages);
+    c.split_k = k_split, c.cluster_m = cm, c.cluster_n = cn;
+    return c;
+  };
+  // 576 x 7168 at M = 512: 4 x 9 tiles of 64 rows fill 36 of 132 SMs; three ranks each fill 108.
+  blockfp8_config_t c = split(64, 3);
+  ASSERT_EQ(check_tiled_config(c, 512, 576, 7168, d), BLOCKFP8_SUCCESS);
+  EXPECT_EQ(c.cluster_m, 1);
+  EXPECT_EQ(c.cluster_n, 1);
+  EXPECT_TRUE(tiled_split_fits(512, 576, 7168, 64, 3, c.stages, d));
+  // Refused: more units than clusters of that size fit (every cluster is resident at once), a split
+  // above the k-blocks or the maximum, a multicast cluster with it, a ring too small for the partial.
+  c = split(64, 3);
+  EXPECT_EQ(check_tiled_config(c, 4096, 7168, 7168, d), BLOCKFP8_ERROR_INVALID_CONFIG);
+  c = split(64, 3);
+  EXPECT_EQ(check_tiled_config(c, 512, 576, 256, d), BLOCKFP8_ERROR_INVALID_CONFIG);  // 2 k-blocks
+  c = split(64, kTiledMaxSplitK + 1);
+  EXPECT_EQ(check_tiled_config(c, 512, 576, 7168, d), BLOCKFP8_ERROR_INVALID_CONFIG);
+  c = split(64, -1);
+  EXPECT_EQ(check_tiled_config(c, 512, 576, 7168, d), BLOCKFP8_ERROR_INVALID_CONFIG);
+  c = split(64, 2, 0, 2, 1);
+  EXPECT_EQ(check_tiled_config(c, 512, 576, 7168, d), BLOCKFP8_ERROR_INVALID_CONFIG);
+  c = split(64, 2, 0, 1, 2);
+  EXPECT_EQ(check_tiled_config(c, 512, 576, 7168, d), BLOCKFP8_ERROR_INVALID_CONFIG);
+  EXPECT_GT(tiled_partial_bytes(192), 2 * tiled_stage_bytes(192));
+  c = split(192, 2, 2);
+  EXPECT_EQ(check_tiled_config(c, 512, 576, 7168, d), BLOCKFP8_ERROR_INVALID_CONFIG);
+  c = split(192, 2);
+  ASSERT_EQ(check_tiled_config(c, 512, 576, 7168, d), BLOCKFP8_SUCCESS);
+  EXPECT_GE(int64_t(c.stages) * tiled_stage_bytes(192), tiled_partial_bytes(192));
+  // The dispatcher splits K where few tiles leave most SMs idle, and never where the tiles fill it.
+  const blockfp8_config_t few = choose_tiled_config(512, 576, 7168, d);
+  EXPECT_GT(few.split_k, 1);
+  blockfp8_config_t chosen = few;
+  EXPECT_EQ(check_tiled_config(chosen, 512, 576, 7168, d), BLOCKFP8_SUCCESS);
+  EXPECT_EQ(chosen.split_k, few.split_k);
+  for (int64_t m : {1024, 4096, 8192}) EXPECT_EQ(choose_tiled_config(m, 7168, 7168, d).split_k, 1) << m;
+  // Every split the dispatcher picks is one check_tiled_config accepts.
+  for (int64_t m : {128, 256, 384, 512, 1024})
+    for (int64_t n : {576, 1536, 2112, 3072, 4096, 7168})
+      for (int64_t k : {512, 1536, 7168, 16384}) {
+        blockfp8_config_t p = choose_tiled_config(m, n, k, d);
+        const int s = p.split_k;
+        ASSERT_EQ(check_tiled_config(p, m, n, k, d), BLOCKFP8_SUCCESS) << m << " " << n << " " << k;
+        EXPECT_EQ(p.split_k, s);
+      }
 }
