@@ -149,7 +149,11 @@ def capture_gemms(a, a_scale, b, b_scale, out):
         blockfp8.gemm(a, a_scale, b, b_scale, out=out)
     torch.cuda.current_stream().wait_stream(s)
     g = torch.cuda.CUDAGraph()
-    with torch.cuda.graph(g):
+    # A capture stream of the current device, given explicitly: torch.cuda.graph's default capture
+    # stream is created once per process, on the device current at the first capture, so a later
+    # capture under torch.cuda.device(1) ran on cuda:0's stream and recorded nothing of cuda:1's work
+    # (the GEMM then ran eagerly on cuda:1's default stream; s10 calls 5-9).
+    with torch.cuda.graph(g, stream=torch.cuda.Stream()):
         c = blockfp8.gemm(a, a_scale, b, b_scale)
         blockfp8.gemm(a, a_scale, b, b_scale, out=out)
     return g, c
