@@ -40,22 +40,44 @@ enum Mode { kStream, kWait, kPromote, kTurns, kPipe };
 constexpr const char* kModeNames[] = {"stream", "wait", "promote", "turns", "pipe"};
 constexpr int kTokens = 128, kRowBytes = 128;
 
-template <int BN, int MODE>
-__global__ void __launch_bounds__(256, 1) wgmma_rate_kernel(const uint8_t* src, int kblocks, long long* cycles,
-                                                             float* sink) {
-  extern __shared__ uint8_t raw[];
+// The operands, resident for the whole run: the token and weight tiles copied from `src` into the
+// kernel's layout, and 128 scales after them; the descriptors of this warpgroup's 64 token rows and
+// of the weight tile.
+struct Resident {
+  uint64_t desc_a, desc_b;
+  const float* scales;
+};
+
+template <int BN>
+__device__ __forceinline__ Resident load_resident(uint8_t* raw, const uint8_t* src) {
   uint8_t* smem = ptx::align_smem_1024(raw);
   float* scales = reinterpret_cast<float*>(smem + (kTokens + BN) * kRowBytes);
-  const int tiles = (kTokens + BN) * kRowBytes;
-  for (int i = threadIdx.x * 16; i < tiles; i += blockDim.x * 16)
+  for (int i = threadIdx.x * 16; i < (kTokens + BN) * kRowBytes; i += blockDim.x * 16)
     *reinterpret_cast<uint4*>(smem + i) = *reinterpret_cast<const uint4*>(src + i);
   if (threadIdx.x < 128) scales[threadIdx.x] = 1.0f + threadIdx.x * 1e-3f;
   ptx::fence_proxy_async_shared();  // generic-proxy writes, before wgmma reads them
   __syncthreads();
+  return {ptx::wgmma_desc_k128_sw128(smem + threadIdx.x / 128 * 64 * kRowBytes),
+          ptx::wgmma_desc_k128_sw128(smem + kTokens * kRowBytes), scales};
+}
 
+// Each warpgroup's loop time; the sums are kept alive through a store that never happens.
+template <int N>
+__device__ __forceinline__ void report(const float (&acc)[N], long long t0, long long t1, long long* cycles,
+                                       float* sink) {
+  float keep = 0.f;
+#pragma unroll
+  for (int i = 0; i < N; ++i) keep += acc[i];
+  if (keep == 12345.f) sink[threadIdx.x] = keep;
+  if (threadIdx.x % 128 == 0) cycles[blockIdx.x * 2 + threadIdx.x / 128] = t1 - t0;
+}
+
+template <int BN, int MODE>
+__global__ void __launch_bounds__(256, 1) wgmma_rate_kernel(const uint8_t* src, int kblocks, long long* cycles,
+                                                             float* sink) {
+  extern __shared__ uint8_t raw[];
+  const auto [desc_a, desc_b, scales] = load_resident<BN>(raw, src);
   const int wg = threadIdx.x / 128;
-  const uint64_t desc_a = ptx::wgmma_desc_k128_sw128(smem + wg * 64 * kRowBytes);
-  const uint64_t desc_b = ptx::wgmma_desc_k128_sw128(smem + kTokens * kRowBytes);
   float part[BN / 2], acc[BN / 2];
 #pragma unroll
   for (int i = 0; i < BN / 2; ++i) acc[i] = 0.f;
@@ -90,11 +112,7 @@ __global__ void __launch_bounds__(256, 1) wgmma_rate_kernel(const uint8_t* src, 
   ptx::fence_regs(part);
   if (MODE == kTurns && wg == 0) ptx::named_barrier(3, 256);
   const long long t1 = clock64();
-  float keep = 0.f;
-#pragma unroll
-  for (int i = 0; i < BN / 2; ++i) keep += MODE == kStream ? part[i] : acc[i];
-  if (keep == 12345.f) sink[threadIdx.x] = keep;  // keeps the math alive, never true in practice
-  if (threadIdx.x % 128 == 0) cycles[blockIdx.x * 2 + wg] = t1 - t0;
+  report(MODE == kStream ? part : acc, t0, t1, cycles, sink);
 }
 
 
@@ -116,55 +134,40 @@ __device__ __forceinline__ void promote_probe(float (&acc)[BN / 2], float (&part
   for (int i = 0; i < BN / 2; ++i) acc[i] = fmaf(part[i], s, acc[i]);
 }
 
+// One step of the pipelined loop: k-block kb + 1 issued into `next` (where there is one), then
+// k-block kb waited for and promoted from `cur`. False after the last k-block.
+template <int BN>
+__device__ __forceinline__ bool pipe_step(float (&cur)[BN / 2], float (&next)[BN / 2], float (&acc)[BN / 2],
+                                          uint64_t desc_a, uint64_t desc_b, const float* scales, int kb,
+                                          int kblocks) {
+  const float s = scales[(kb + threadIdx.x) & 127];
+  if (kb + 1 < kblocks) {
+    issue_kblock<BN>(next, desc_a, desc_b);
+    ptx::wgmma_wait<1>();
+    promote_probe<BN>(acc, cur, s);
+    return true;
+  }
+  ptx::wgmma_wait<0>();
+  promote_probe<BN>(acc, cur, s);
+  return false;
+}
+
 template <int BN>
 __global__ void __launch_bounds__(256, 1) wgmma_pipe_kernel(const uint8_t* src, int kblocks, long long* cycles,
                                                              float* sink) {
   extern __shared__ uint8_t raw[];
-  uint8_t* smem = ptx::align_smem_1024(raw);
-  float* scales = reinterpret_cast<float*>(smem + (kTokens + BN) * kRowBytes);
-  const int tiles = (kTokens + BN) * kRowBytes;
-  for (int i = threadIdx.x * 16; i < tiles; i += blockDim.x * 16)
-    *reinterpret_cast<uint4*>(smem + i) = *reinterpret_cast<const uint4*>(src + i);
-  if (threadIdx.x < 128) scales[threadIdx.x] = 1.0f + threadIdx.x * 1e-3f;
-  ptx::fence_proxy_async_shared();
-  __syncthreads();
-  const int wg = threadIdx.x / 128;
-  const uint64_t desc_a = ptx::wgmma_desc_k128_sw128(smem + wg * 64 * kRowBytes);
-  const uint64_t desc_b = ptx::wgmma_desc_k128_sw128(smem + kTokens * kRowBytes);
+  const auto [desc_a, desc_b, scales] = load_resident<BN>(raw, src);
   float p0[BN / 2], p1[BN / 2], acc[BN / 2];
 #pragma unroll
   for (int i = 0; i < BN / 2; ++i) acc[i] = 0.f;
   const long long t0 = clock64();
   issue_kblock<BN>(p0, desc_a, desc_b);
-  int kb = 0;
-  while (true) {
-    if (kb + 1 < kblocks) {
-      issue_kblock<BN>(p1, desc_a, desc_b);
-      ptx::wgmma_wait<1>();
-      promote_probe<BN>(acc, p0, scales[(kb + threadIdx.x) & 127]);
-    } else {
-      ptx::wgmma_wait<0>();
-      promote_probe<BN>(acc, p0, scales[(kb + threadIdx.x) & 127]);
-      break;
-    }
-    ++kb;
-    if (kb + 1 < kblocks) {
-      issue_kblock<BN>(p0, desc_a, desc_b);
-      ptx::wgmma_wait<1>();
-      promote_probe<BN>(acc, p1, scales[(kb + threadIdx.x) & 127]);
-    } else {
-      ptx::wgmma_wait<0>();
-      promote_probe<BN>(acc, p1, scales[(kb + threadIdx.x) & 127]);
-      break;
-    }
-    ++kb;
+  for (int kb = 0;; kb += 2) {
+    if (!pipe_step<BN>(p0, p1, acc, desc_a, desc_b, scales, kb, kblocks)) break;
+    if (!pipe_step<BN>(p1, p0, acc, desc_a, desc_b, scales, kb + 1, kblocks)) break;
   }
   const long long t1 = clock64();
-  float keep = 0.f;
-#pragma unroll
-  for (int i = 0; i < BN / 2; ++i) keep += acc[i];
-  if (keep == 12345.f) sink[threadIdx.x] = keep;
-  if (threadIdx.x % 128 == 0) cycles[blockIdx.x * 2 + wg] = t1 - t0;
+  report(acc, t0, t1, cycles, sink);
 }
 
 
@@ -245,11 +248,7 @@ __global__ void __launch_bounds__(kRingThreads, 1)
   }
   if (wg == 0) ptx::named_barrier(3, 256);
   const long long t1 = clock64();
-  float keep = 0.f;
-#pragma unroll
-  for (int i = 0; i < BN / 2; ++i) keep += acc[i];
-  if (keep == 12345.f) sink[threadIdx.x] = keep;
-  if (threadIdx.x % 128 == 0) cycles[blockIdx.x * 2 + wg] = t1 - t0;
+  report(acc, t0, t1, cycles, sink);
 }
 
 // A [rows][kRingSourceKblocks * 128] fp8 matrix read as 128-byte-wide boxes of box_rows rows.
