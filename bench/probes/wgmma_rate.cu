@@ -14,9 +14,12 @@
 //           loop made ptxas serialize every wgmma (C7514), which -Xptxas -v reports.
 // and, fed through shared memory as the kernel is fed (ring_a: every CTA's token tile the same rows;
 // ring: each CTA its own token and weight rows):
-//   ring    turns, with each k-block's tiles TMA-loaded into a ring of stages (full/empty mbarriers,
-//           every math thread arriving on the empty one), from a source of kRingSourceKblocks
-//           k-blocks that the CTAs cycle through, so that it stays in L2 after the first pass
+//   ring    turns, with each k-block's tiles TMA-loaded into a ring of six stages (full/empty
+//           mbarriers, every math thread arriving on the empty one), from a source of
+//           kRingSourceKblocks k-blocks that the CTAs cycle through, so that it stays in L2 after
+//           the first pass
+//   ring_s3 the same with three stages (half the bytes in flight)
+//   ring_k2 two k-blocks a stage (one barrier round trip per two; as many stages as 220 KB holds)
 // Prints the median over CTAs of cycles a k-block (clock64 around the loop, the slower warpgroup)
 // against the tensor work, 4 * BN cycles a k-block at 8192 dense fp8 FLOP a cycle an SM.
 //   Usage: wgmma_rate [k-blocks per CTA, default 2048]
@@ -176,21 +179,24 @@ __global__ void __launch_bounds__(256, 1) wgmma_pipe_kernel(const uint8_t* src, 
 constexpr int kRingSourceKblocks = 8;
 constexpr int kRingThreads = 384;  // two math warpgroups and a producer warpgroup, as in the kernel
 
+// A ring is kStages stages (at most what 220 KB holds) of KB k-blocks each; a stage holds, per
+// k-block, the token tile and then the weight tile.
 template <int BN>
-__host__ __device__ constexpr int ring_stage_bytes() { return (kTokens + BN) * kRowBytes; }
-template <int BN>
+__host__ __device__ constexpr int ring_kblock_bytes() { return (kTokens + BN) * kRowBytes; }
+template <int BN, int KB, int kMaxStages>
 __host__ __device__ constexpr int ring_stages() {
-  return (220 * 1024) / ring_stage_bytes<BN>() < 6 ? (220 * 1024) / ring_stage_bytes<BN>() : 6;
+  return (220 * 1024) / (KB * ring_kblock_bytes<BN>()) < kMaxStages ? (220 * 1024) / (KB * ring_kblock_bytes<BN>())
+                                                                    : kMaxStages;
 }
 
-template <int BN, bool kShareA>
+template <int BN, bool kShareA, int KB, int kMaxStages>
 __global__ void __launch_bounds__(kRingThreads, 1)
     wgmma_ring_kernel(const __grid_constant__ CUtensorMap map_a, const __grid_constant__ CUtensorMap map_b,
                       int kblocks, long long* cycles, float* sink) {
-  constexpr int S = ring_stages<BN>();
+  constexpr int S = ring_stages<BN, KB, kMaxStages>(), kStageBytes = KB * ring_kblock_bytes<BN>();
   extern __shared__ uint8_t raw[];
   uint8_t* smem = ptx::align_smem_1024(raw);
-  uint64_t* full = reinterpret_cast<uint64_t*>(smem + S * ring_stage_bytes<BN>());
+  uint64_t* full = reinterpret_cast<uint64_t*>(smem + S * kStageBytes);
   uint64_t* empty = full + S;
   if (threadIdx.x == 0) {
     for (int i = 0; i < S; ++i) ptx::mbar_init(&full[i], 1), ptx::mbar_init(&empty[i], 256);
@@ -205,13 +211,16 @@ __global__ void __launch_bounds__(kRingThreads, 1)
     const int a_row = kShareA ? 0 : int(blockIdx.x) * kTokens, b_row = int(blockIdx.x) * BN;
     int s = 0;
     uint32_t phase = 0;
-    for (int kb = 0; kb < kblocks; ++kb) {
+    for (int kb = 0; kb < kblocks; kb += KB) {
       ptx::mbar_wait(&empty[s], phase ^ 1);
-      uint8_t* stage = smem + s * ring_stage_bytes<BN>();
-      ptx::mbar_arrive_expect_tx(&full[s], ring_stage_bytes<BN>());
-      const int x = (kb % kRingSourceKblocks) * kRowBytes;
-      ptx::tma_load_2d(stage, &map_a, &full[s], x, a_row, policy);
-      ptx::tma_load_2d(stage + kTokens * kRowBytes, &map_b, &full[s], x, b_row, policy);
+      uint8_t* stage = smem + s * kStageBytes;
+      ptx::mbar_arrive_expect_tx(&full[s], kStageBytes);
+      for (int j = 0; j < KB; ++j) {
+        const int x = ((kb + j) % kRingSourceKblocks) * kRowBytes;
+        uint8_t* block = stage + j * ring_kblock_bytes<BN>();
+        ptx::tma_load_2d(block, &map_a, &full[s], x, a_row, policy);
+        ptx::tma_load_2d(block + kTokens * kRowBytes, &map_b, &full[s], x, b_row, policy);
+      }
       if (++s == S) s = 0, phase ^= 1;
     }
     return;
@@ -224,26 +233,30 @@ __global__ void __launch_bounds__(kRingThreads, 1)
   int s = 0;
   uint32_t phase = 0;
   const long long t0 = clock64();
-  for (int kb = 0; kb < kblocks; ++kb) {
+  for (int kb = 0; kb < kblocks; kb += KB) {
     ptx::mbar_wait(&full[s], phase);
-    const uint8_t* stage = smem + s * ring_stage_bytes<BN>();
-    if (wg == 1) ptx::named_barrier(4, 256);
-    else if (!first) ptx::named_barrier(3, 256);
-    first = false;
-    const uint64_t desc_a = ptx::wgmma_desc_k128_sw128(stage + wg * 64 * kRowBytes);
-    const uint64_t desc_b = ptx::wgmma_desc_k128_sw128(stage + kTokens * kRowBytes);
-    ptx::wgmma_fence();
 #pragma unroll
-    for (int kk = 0; kk < 4; ++kk)
-      ptx::WgmmaE4M3<BN>::mma(part, ptx::desc_advance(desc_a, kk * 32), ptx::desc_advance(desc_b, kk * 32), kk > 0);
-    ptx::wgmma_commit();
-    ptx::named_barrier_arrive(wg == 0 ? 4 : 3, 256);
-    ptx::wgmma_wait<0>();
-    ptx::fence_regs(part);
-    ptx::mbar_arrive(&empty[s]);
-    const float sc = 1.0f + float((kb + threadIdx.x) & 127) * 1e-3f;
+    for (int j = 0; j < KB; ++j) {
+      const uint8_t* block = smem + s * kStageBytes + j * ring_kblock_bytes<BN>();
+      if (wg == 1) ptx::named_barrier(4, 256);
+      else if (!first) ptx::named_barrier(3, 256);
+      first = false;
+      const uint64_t desc_a = ptx::wgmma_desc_k128_sw128(block + wg * 64 * kRowBytes);
+      const uint64_t desc_b = ptx::wgmma_desc_k128_sw128(block + kTokens * kRowBytes);
+      ptx::wgmma_fence();
 #pragma unroll
-    for (int i = 0; i < BN / 2; ++i) acc[i] = fmaf(part[i], sc, acc[i]);
+      for (int kk = 0; kk < 4; ++kk)
+        ptx::WgmmaE4M3<BN>::mma(part, ptx::desc_advance(desc_a, kk * 32), ptx::desc_advance(desc_b, kk * 32),
+                                kk > 0);
+      ptx::wgmma_commit();
+      ptx::named_barrier_arrive(wg == 0 ? 4 : 3, 256);
+      ptx::wgmma_wait<0>();
+      ptx::fence_regs(part);
+      if (j == KB - 1) ptx::mbar_arrive(&empty[s]);
+      const float sc = 1.0f + float((kb + j + threadIdx.x) & 127) * 1e-3f;
+#pragma unroll
+      for (int i = 0; i < BN / 2; ++i) acc[i] = fmaf(part[i], sc, acc[i]);
+    }
     if (++s == S) s = 0, phase ^= 1;
   }
   if (wg == 0) ptx::named_barrier(3, 256);
@@ -276,20 +289,22 @@ double median_per_kblock(const long long* d_cycles, int sms, int kblocks) {
   return per[per.size() / 2];
 }
 
-template <int BN, bool kShareA>
-void run_ring(const uint8_t* src_a, const uint8_t* src_b, int kblocks, int sms, long long* d_cycles, float* d_sink) {
+template <int BN, bool kShareA, int KB, int kMaxStages>
+void run_ring(const char* name, const uint8_t* src_a, const uint8_t* src_b, int kblocks, int sms, long long* d_cycles,
+              float* d_sink) {
   const CUtensorMap map_a = ring_map(src_a, kShareA ? kTokens : sms * kTokens, kTokens);
   const CUtensorMap map_b = ring_map(src_b, sms * BN, BN);
-  const int smem = 1024 + ring_stages<BN>() * (ring_stage_bytes<BN>() + 16);
-  cudaFuncSetAttribute(wgmma_ring_kernel<BN, kShareA>, cudaFuncAttributeMaxDynamicSharedMemorySize, smem);
-  for (int rep = 0; rep < 2; ++rep)
-    wgmma_ring_kernel<BN, kShareA><<<sms, kRingThreads, smem>>>(map_a, map_b, kblocks, d_cycles, d_sink);
+  constexpr int S = ring_stages<BN, KB, kMaxStages>();
+  const int smem = 1024 + S * (KB * ring_kblock_bytes<BN>() + 16);
+  auto* kernel = wgmma_ring_kernel<BN, kShareA, KB, kMaxStages>;
+  cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, smem);
+  for (int rep = 0; rep < 2; ++rep) kernel<<<sms, kRingThreads, smem>>>(map_a, map_b, kblocks, d_cycles, d_sink);
   if (cudaDeviceSynchronize() != cudaSuccess) {
-    std::printf("BN %d ring: %s\n", BN, cudaGetErrorString(cudaGetLastError()));
+    std::printf("BN %d %s: %s\n", BN, name, cudaGetErrorString(cudaGetLastError()));
     std::exit(1);
   }
   const double med = median_per_kblock(d_cycles, sms, kblocks), tensor = 4.0 * BN;
-  std::printf("| %3d | %-7s | %7.0f | %5.0f | %5.2f |\n", BN, kShareA ? "ring_a" : "ring", med, tensor, med / tensor);
+  std::printf("| %3d | %-7s | %7.0f | %5.0f | %5.2f |\n", BN, name, med, tensor, med / tensor);
 }
 
 template <int BN, int MODE>
@@ -321,8 +336,10 @@ void run_all(const uint8_t* src, const uint8_t* ring_a, const uint8_t* ring_b, i
   run<BN, kPromote>(src, kblocks, sms, d_cycles, d_sink);
   run<BN, kTurns>(src, kblocks, sms, d_cycles, d_sink);
   if constexpr (BN <= 128) run<BN, kPipe>(src, kblocks, sms, d_cycles, d_sink);
-  run_ring<BN, true>(ring_a, ring_b, kblocks, sms, d_cycles, d_sink);
-  run_ring<BN, false>(ring_a, ring_b, kblocks, sms, d_cycles, d_sink);
+  run_ring<BN, true, 1, 6>("ring_a", ring_a, ring_b, kblocks, sms, d_cycles, d_sink);
+  run_ring<BN, false, 1, 6>("ring", ring_a, ring_b, kblocks, sms, d_cycles, d_sink);
+  run_ring<BN, false, 1, 3>("ring_s3", ring_a, ring_b, kblocks, sms, d_cycles, d_sink);
+  run_ring<BN, false, 2, 6>("ring_k2", ring_a, ring_b, kblocks, sms, d_cycles, d_sink);
 }
 
 }  // namespace
