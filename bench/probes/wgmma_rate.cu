@@ -20,6 +20,8 @@
 //           the first pass
 //   ring_s3 the same with three stages (half the bytes in flight)
 //   ring_k2 two k-blocks a stage (one barrier round trip per two; as many stages as 220 KB holds)
+//   ring_sc ring, plus the kernel's scale warp (cp.async of each k-block's scales, 32 more arrivals
+//           on the full barrier) and each math thread's scale reads
 // Prints the median over CTAs of cycles a k-block (clock64 around the loop, the slower warpgroup)
 // against the tensor work, 4 * BN cycles a k-block at 8192 dense fp8 FLOP a cycle an SM.
 //   Usage: wgmma_rate [k-blocks per CTA, default 2048]
@@ -189,23 +191,47 @@ __host__ __device__ constexpr int ring_stages() {
                                                                     : kMaxStages;
 }
 
-template <int BN, bool kShareA, int KB, int kMaxStages>
+// kScales (ring_sc): as the kernel, one more producer warp cp.asyncs each k-block's 128 token scales
+// and 4 weight-block scales into the stage and arrives on its full barrier (lane by lane, when the
+// copies land), and each math thread reads its two token scales and the weight scales before
+// promoting (KB = 1 only).
+constexpr int kScaleFloats = kTokens + 4;
+
+template <int BN, bool kShareA, int KB, int kMaxStages, bool kScales = false>
 __global__ void __launch_bounds__(kRingThreads, 1)
     wgmma_ring_kernel(const __grid_constant__ CUtensorMap map_a, const __grid_constant__ CUtensorMap map_b,
-                      int kblocks, long long* cycles, float* sink) {
+                      const float* scale_src, int kblocks, long long* cycles, float* sink) {
+  static_assert(!kScales || KB == 1, "scales are copied per k-block");
   constexpr int S = ring_stages<BN, KB, kMaxStages>(), kStageBytes = KB * ring_kblock_bytes<BN>();
   extern __shared__ uint8_t raw[];
   uint8_t* smem = ptx::align_smem_1024(raw);
-  uint64_t* full = reinterpret_cast<uint64_t*>(smem + S * kStageBytes);
+  float* scales = reinterpret_cast<float*>(smem + S * kStageBytes);
+  uint64_t* full = reinterpret_cast<uint64_t*>(scales + (kScales ? S * kScaleFloats : 0));
   uint64_t* empty = full + S;
   if (threadIdx.x == 0) {
-    for (int i = 0; i < S; ++i) ptx::mbar_init(&full[i], 1), ptx::mbar_init(&empty[i], 256);
+    for (int i = 0; i < S; ++i) ptx::mbar_init(&full[i], kScales ? 1 + 32 : 1), ptx::mbar_init(&empty[i], 256);
     ptx::fence_barrier_init();
   }
   __syncthreads();
   const int wg = threadIdx.x / 128;
   if (wg == 2) {
     ptx::setmaxnreg_dec<40>();
+    if (kScales && threadIdx.x / 32 == 9) {
+      const int lane = threadIdx.x % 32;
+      int s = 0;
+      uint32_t phase = 0;
+      for (int kb = 0; kb < kblocks; ++kb) {
+        ptx::mbar_wait(&empty[s], phase ^ 1);
+        float* sc = scales + s * kScaleFloats;
+        const float* src = scale_src + (kb % kRingSourceKblocks) * kScaleFloats;
+#pragma unroll
+        for (int i = 0; i < kTokens / 32; ++i) ptx::cp_async_4(sc + lane + 32 * i, src + lane + 32 * i, true);
+        if (lane < 4) ptx::cp_async_4(sc + kTokens + lane, src + kTokens + lane, true);
+        ptx::cp_async_mbar_arrive_noinc(&full[s]);
+        if (++s == S) s = 0, phase ^= 1;
+      }
+      return;
+    }
     if (threadIdx.x != 256) return;
     const uint64_t policy = ptx::l2_evict_normal();
     const int a_row = kShareA ? 0 : int(blockIdx.x) * kTokens, b_row = int(blockIdx.x) * BN;
@@ -252,10 +278,18 @@ __global__ void __launch_bounds__(kRingThreads, 1)
       ptx::named_barrier_arrive(wg == 0 ? 4 : 3, 256);
       ptx::wgmma_wait<0>();
       ptx::fence_regs(part);
-      if (j == KB - 1) ptx::mbar_arrive(&empty[s]);
-      const float sc = 1.0f + float((kb + j + threadIdx.x) & 127) * 1e-3f;
+      float sc0, sc1;
+      if constexpr (kScales) {  // the kernel's KScales: two token scales times a weight-block scale
+        const float* ks = scales + s * kScaleFloats;
+        const int row = 64 * wg + 16 * ((threadIdx.x % 128) / 32) + (threadIdx.x % 32) / 4;
+        const float4 sb = *reinterpret_cast<const float4*>(ks + kTokens);
+        sc0 = ks[row] * sb.x, sc1 = ks[row + 8] * sb.y;
+      } else {
+        sc0 = sc1 = 1.0f + float((kb + j + threadIdx.x) & 127) * 1e-3f;
+      }
+      if (j == KB - 1) ptx::mbar_arrive(&empty[s]);  // after this thread's scale reads
 #pragma unroll
-      for (int i = 0; i < BN / 2; ++i) acc[i] = fmaf(part[i], sc, acc[i]);
+      for (int i = 0; i < BN / 2; ++i) acc[i] = fmaf(part[i], (i / 2) % 2 ? sc1 : sc0, acc[i]);
     }
     if (++s == S) s = 0, phase ^= 1;
   }
@@ -289,16 +323,17 @@ double median_per_kblock(const long long* d_cycles, int sms, int kblocks) {
   return per[per.size() / 2];
 }
 
-template <int BN, bool kShareA, int KB, int kMaxStages>
-void run_ring(const char* name, const uint8_t* src_a, const uint8_t* src_b, int kblocks, int sms, long long* d_cycles,
-              float* d_sink) {
+template <int BN, bool kShareA, int KB, int kMaxStages, bool kScales = false>
+void run_ring(const char* name, const uint8_t* src_a, const uint8_t* src_b, const float* scale_src, int kblocks,
+              int sms, long long* d_cycles, float* d_sink) {
   const CUtensorMap map_a = ring_map(src_a, kShareA ? kTokens : sms * kTokens, kTokens);
   const CUtensorMap map_b = ring_map(src_b, sms * BN, BN);
   constexpr int S = ring_stages<BN, KB, kMaxStages>();
-  const int smem = 1024 + S * (KB * ring_kblock_bytes<BN>() + 16);
-  auto* kernel = wgmma_ring_kernel<BN, kShareA, KB, kMaxStages>;
+  const int smem = 1024 + S * (KB * ring_kblock_bytes<BN>() + 16 + (kScales ? kScaleFloats * 4 : 0));
+  auto* kernel = wgmma_ring_kernel<BN, kShareA, KB, kMaxStages, kScales>;
   cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, smem);
-  for (int rep = 0; rep < 2; ++rep) kernel<<<sms, kRingThreads, smem>>>(map_a, map_b, kblocks, d_cycles, d_sink);
+  for (int rep = 0; rep < 2; ++rep)
+    kernel<<<sms, kRingThreads, smem>>>(map_a, map_b, scale_src, kblocks, d_cycles, d_sink);
   if (cudaDeviceSynchronize() != cudaSuccess) {
     std::printf("BN %d %s: %s\n", BN, name, cudaGetErrorString(cudaGetLastError()));
     std::exit(1);
@@ -329,17 +364,18 @@ void run(const uint8_t* src, int kblocks, int sms, long long* d_cycles, float* d
 }
 
 template <int BN>
-void run_all(const uint8_t* src, const uint8_t* ring_a, const uint8_t* ring_b, int kblocks, int sms,
-             long long* d_cycles, float* d_sink) {
+void run_all(const uint8_t* src, const uint8_t* ring_a, const uint8_t* ring_b, const float* ring_sc, int kblocks,
+             int sms, long long* d_cycles, float* d_sink) {
   run<BN, kStream>(src, kblocks, sms, d_cycles, d_sink);
   run<BN, kWait>(src, kblocks, sms, d_cycles, d_sink);
   run<BN, kPromote>(src, kblocks, sms, d_cycles, d_sink);
   run<BN, kTurns>(src, kblocks, sms, d_cycles, d_sink);
   if constexpr (BN <= 128) run<BN, kPipe>(src, kblocks, sms, d_cycles, d_sink);
-  run_ring<BN, true, 1, 6>("ring_a", ring_a, ring_b, kblocks, sms, d_cycles, d_sink);
-  run_ring<BN, false, 1, 6>("ring", ring_a, ring_b, kblocks, sms, d_cycles, d_sink);
-  run_ring<BN, false, 1, 3>("ring_s3", ring_a, ring_b, kblocks, sms, d_cycles, d_sink);
-  run_ring<BN, false, 2, 6>("ring_k2", ring_a, ring_b, kblocks, sms, d_cycles, d_sink);
+  run_ring<BN, true, 1, 6>("ring_a", ring_a, ring_b, ring_sc, kblocks, sms, d_cycles, d_sink);
+  run_ring<BN, false, 1, 6>("ring", ring_a, ring_b, ring_sc, kblocks, sms, d_cycles, d_sink);
+  run_ring<BN, false, 1, 3>("ring_s3", ring_a, ring_b, ring_sc, kblocks, sms, d_cycles, d_sink);
+  run_ring<BN, false, 2, 6>("ring_k2", ring_a, ring_b, ring_sc, kblocks, sms, d_cycles, d_sink);
+  run_ring<BN, false, 1, 6, true>("ring_sc", ring_a, ring_b, ring_sc, kblocks, sms, d_cycles, d_sink);
 }
 
 }  // namespace
@@ -377,15 +413,21 @@ int main(int argc, char** argv) {
   cudaMalloc(&ring_b, ring_b_bytes);
   cudaMemcpy(ring_a, hr.data(), ring_a_bytes, cudaMemcpyHostToDevice);
   cudaMemcpy(ring_b, hr.data(), ring_b_bytes, cudaMemcpyHostToDevice);
+  std::vector<float> hs(size_t(kRingSourceKblocks) * kScaleFloats);
+  for (float& v : hs) v = 0.5f + float(rng() % 1024) / 1024.0f;
+  float* ring_sc = nullptr;
+  cudaMalloc(&ring_sc, hs.size() * sizeof(float));
+  cudaMemcpy(ring_sc, hs.data(), hs.size() * sizeof(float), cudaMemcpyHostToDevice);
   std::printf("wgmma_rate: %d CTAs of two math warpgroups, %d k-blocks each; cycles a k-block (median CTA)\n\n",
               sms, kblocks);
   std::printf("| BN | mode | cycles | tensor | ratio |\n|---:|---|---:|---:|---:|\n");
-  run_all<64>(src, ring_a, ring_b, kblocks, sms, d_cycles, d_sink);
-  run_all<128>(src, ring_a, ring_b, kblocks, sms, d_cycles, d_sink);
-  run_all<192>(src, ring_a, ring_b, kblocks, sms, d_cycles, d_sink);
+  run_all<64>(src, ring_a, ring_b, ring_sc, kblocks, sms, d_cycles, d_sink);
+  run_all<128>(src, ring_a, ring_b, ring_sc, kblocks, sms, d_cycles, d_sink);
+  run_all<192>(src, ring_a, ring_b, ring_sc, kblocks, sms, d_cycles, d_sink);
   cudaFree(src);
   cudaFree(ring_a);
   cudaFree(ring_b);
+  cudaFree(ring_sc);
   cudaFree(d_cycles);
   cudaFree(d_sink);
   return 0;
