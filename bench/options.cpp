@@ -35,8 +35,9 @@ What to time (the floor, an empty kernel, cuBLASLt, the dispatcher's choice and,
                      weight stream starts before the preceding call in the graph ends), timed by default
                      at every M <= 128
   --config NAME      also this forced configuration at every point, named as the JSON's configs are
-                     (swapab_r64_t8_s3_w2_k2_p6, tiled_t128_r144_p5_c2x1; 0 = the library's default;
-                     a tiled name without _cMxN takes the default cluster), as
+                     (swapab_r64_t8_s3_w2_k2_p6, tiled_t128_r144_p5_c2x1, tiled_t128_r192_p0_c1x1_k3
+                     for K split over 3; a field 0 = the library's default; a tiled name without
+                     _cMxN takes the default cluster), as
                      backend blockfp8:NAME, and with const weights as blockfp8_constw:NAME where
                      blockfp8_constw runs (repeatable; skipped where the library refuses it)
   --config-rounds R  time the --config configurations R times each at every point, in a fresh shuffled

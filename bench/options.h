@@ -29,7 +29,8 @@ struct Options {
 };
 
 // A configuration from its name as blockfp8_config_name writes it ("swapab_r64_t8_s3_w2_k2_p6",
-// "tiled_t128_r144_p5"; a 0 field means the library's default). False if `name` is not one.
+// "tiled_t128_r144_p5_c2x1", "tiled_t128_r192_p4_c1x1_k3"; also "tiled_t128_r144_p5", which leaves the
+// cluster to the library; a 0 field means the library's default). False if `name` is not one.
 bool parse_config_name(const std::string& name, blockfp8_config_t* cfg);
 
 // Parses argv; prints usage and exits on --help or a malformed option.

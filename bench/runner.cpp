@@ -533,14 +533,20 @@ std::vector<Row> run_shape(Context& ctx, const Shape& shape, int index, int tota
       }
     };
 
+    // A configuration (nullopt: the dispatcher's) as backend blockfp8<suffix>, and with const weights
+    // as blockfp8_constw<suffix> where that backend runs.
+    auto run_plain_and_constw = [&](const std::string& suffix, const std::string& config,
+                                    const std::optional<blockfp8_config_t>& forced) {
+      run_blockfp8("blockfp8" + suffix, config, forced);
+      if (o.const_weights && m <= 128) {
+        blockfp8_config_t constw = forced.value_or(blockfp8_config_t{});  // {}: kernel AUTO
+        constw.flags = BLOCKFP8_FLAG_CONST_WEIGHTS;
+        run_blockfp8("blockfp8_constw" + suffix, config + "+const_weights", constw);
+      }
+    };
+
     const std::string plan = plan_name(m, N, K);
-    run_blockfp8("blockfp8", plan, std::nullopt);
-    if (o.const_weights && m <= 128) {
-      blockfp8_config_t constw{};
-      constw.kernel = BLOCKFP8_KERNEL_AUTO;
-      constw.flags = BLOCKFP8_FLAG_CONST_WEIGHTS;
-      run_blockfp8("blockfp8_constw", plan + "+const_weights", constw);
-    }
+    run_plain_and_constw("", plan, std::nullopt);
     if (o.config_rounds > 1) {
       run_config_rounds(ctx, o.configs, o.config_rounds, o.seed ^ uint64_t(m) * 0x9e3779b97f4a7c15ull,
                         [&](const blockfp8_config_t& cfg) {
@@ -551,12 +557,7 @@ std::vector<Row> run_shape(Context& ctx, const Shape& shape, int index, int tota
     } else {
       for (const blockfp8_config_t& cfg : o.configs) {
         const std::string name = config_name(cfg);
-        run_blockfp8("blockfp8:" + name, name, cfg);
-        if (o.const_weights && m <= 128) {
-          blockfp8_config_t constw = cfg;
-          constw.flags = BLOCKFP8_FLAG_CONST_WEIGHTS;
-          run_blockfp8("blockfp8_constw:" + name, name + "+const_weights", constw);
-        }
+        run_plain_and_constw(":" + name, name, cfg);
       }
     }
     if (o.paths || o.sweep)

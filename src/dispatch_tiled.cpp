@@ -149,16 +149,10 @@ blockfp8_status_t check_tiled_config(blockfp8_config_t& cfg, int64_t m, int64_t 
   if (!tiled_weight_rows_supported(cfg.weight_rows)) return BLOCKFP8_ERROR_INVALID_CONFIG;
   if (cfg.cluster_m < 0 || cfg.cluster_n < 0) return BLOCKFP8_ERROR_INVALID_CONFIG;
   if (cfg.split_k > 1) {
-    // Split-K clusters run along K only, one unit each, every CTA of the grid resident at once.
+    // Split-K clusters run along K only (no multicast cluster beside them).
     if (cfg.cluster_m > 1 || cfg.cluster_n > 1) return BLOCKFP8_ERROR_INVALID_CONFIG;
     cfg.cluster_m = cfg.cluster_n = 1;
-    const int max_stages = tiled_max_stages(cfg.weight_rows, dev);
-    if (cfg.stages == 0) cfg.stages = max_stages;
-    if (cfg.stages < kTiledMinStages || cfg.stages > max_stages) return BLOCKFP8_ERROR_INVALID_CONFIG;
-    if (!tiled_split_fits(m, n, k, cfg.weight_rows, cfg.split_k, cfg.stages, dev)) return BLOCKFP8_ERROR_INVALID_CONFIG;
-    return BLOCKFP8_SUCCESS;
-  }
-  if (cfg.cluster_m == 0 || cfg.cluster_n == 0) {
+  } else if (cfg.cluster_m == 0 || cfg.cluster_n == 0) {
     // One side forced (or none): the best cluster with it; the other side of a forced pair is 1.
     const TiledCluster c = cfg.cluster_m > 1 || cfg.cluster_n > 1
                                ? TiledCluster{std::max(cfg.cluster_m, 1), std::max(cfg.cluster_n, 1)}
@@ -169,6 +163,10 @@ blockfp8_status_t check_tiled_config(blockfp8_config_t& cfg, int64_t m, int64_t 
   const int max_stages = tiled_max_stages(cfg.weight_rows, dev);
   if (cfg.stages == 0) cfg.stages = max_stages;
   if (cfg.stages < kTiledMinStages || cfg.stages > max_stages) return BLOCKFP8_ERROR_INVALID_CONFIG;
+  // A split runs one unit a cluster, every cluster of the grid resident at once, and parks its
+  // partial in the ring.
+  if (cfg.split_k > 1 && !tiled_split_fits(m, n, k, cfg.weight_rows, cfg.split_k, cfg.stages, dev))
+    return BLOCKFP8_ERROR_INVALID_CONFIG;
   return BLOCKFP8_SUCCESS;
 }
 

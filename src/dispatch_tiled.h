@@ -84,9 +84,10 @@ double tiled_split_cost(int64_t m, int64_t n, int64_t k, int weight_rows, int sp
 
 // Validates a (possibly forced) TILED configuration and fills its defaults: 0 in token_tile,
 // split_k, warpgroups, weight_rows, stages, cluster_m or cluster_n means "the default"; anything else
-// must be what the kernel runs (token_tile 128, split_k 1, warpgroups 2, a supported weight_rows, a
-// ring that fits, a supported cluster). A forced weight_rows with the cluster left to the default
-// takes the cluster that is best for that width.
+// must be what the kernel runs (token_tile 128, warpgroups 2, a supported weight_rows, a ring that
+// fits, a supported cluster, and split_k 1, or 2..kTiledMaxSplitK with no multicast cluster where
+// tiled_split_fits). A forced weight_rows with the cluster left to the default takes the cluster that
+// is best for that width.
 blockfp8_status_t check_tiled_config(blockfp8_config_t& cfg, int64_t m, int64_t n, int64_t k, const DeviceInfo& dev);
 
 // The best TILED configuration for (m, n, k): the weight_rows and cluster that minimise tiled_cost

@@ -228,7 +228,7 @@ TEST_F(TiledTest, BadForcedConfigsAreRefused) {
   expect_refused(s, c, "token_tile 64");
   c = tiled(128);
   c.split_k = 3;
-  expect_refused(s, c, "split_k 3 over 51 tiles (44 clusters of 3 fit)");
+  expect_refused(s, c, "split_k 3 over 51 tiles (more than the clusters of 3 the device holds)");
   c = tiled(128);
   c.warpgroups = 1;
   expect_refused(s, c, "warpgroups 1");
