@@ -80,6 +80,10 @@ bool parse_config_name(const std::string& name, blockfp8_config_t* cfg) {
                   &c.warpgroups, &c.stage_kblocks, &c.stages, &n) == 6 &&
       n == int(name.size())) {
     c.kernel = BLOCKFP8_KERNEL_SWAPAB_SPLITK;
+  } else if (std::sscanf(name.c_str(), "warpmma_r%d_t%d_s%d_w%d_k%d%n", &c.weight_rows, &c.token_tile, &c.split_k,
+                         &c.warpgroups, &c.stage_kblocks, &n) == 5 &&
+             n == int(name.size())) {
+    c.kernel = BLOCKFP8_KERNEL_WARP_MMA;
   } else if ((std::sscanf(name.c_str(), "tiled_t%d_r%d_p%d_c%dx%d_k%d%n", &c.token_tile, &c.weight_rows, &c.stages,
                           &c.cluster_m, &c.cluster_n, &c.split_k, &n) == 6 ||
               std::sscanf(name.c_str(), "tiled_t%d_r%d_p%d_c%dx%d%n", &c.token_tile, &c.weight_rows, &c.stages,

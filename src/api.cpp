@@ -1,6 +1,7 @@
 // The C ABI: argument checking, then the dispatcher, then one kernel family's launcher.
 // Follow one call: blockfp8_gemm -> validate (validate.cpp) -> choose/check_config (dispatch.cpp)
-// -> launch_swapab_splitk (kernels/swapab_splitk.cu) or launch_simt_gemm (kernels/simt_gemm.cu).
+// -> launch_swapab_splitk (kernels/swapab_splitk.cu), launch_swapab_warpmma (kernels/swapab_warpmma.cu),
+// launch_tiled_gemm (kernels/tiled_gemm.cu) or launch_simt_gemm (kernels/simt_gemm.cu).
 // The quantiser: blockfp8_quantize_1x128 -> validate_quantize -> launch_quantize_1x128
 // (kernels/quantize_1x128.cu). From bf16 activations: blockfp8_gemm_bf16a -> validate_fused ->
 // plan_fused -> launch_swapab_fused (kernels/swapab_splitk.cu), or the quantiser then the GEMM.
@@ -94,6 +95,7 @@ blockfp8_status_t launch(const Problem& p, const blockfp8_config_t& cfg, const D
     case BLOCKFP8_KERNEL_SWAPAB_SPLITK: return launch_swapab_splitk(p, cfg, dev, stream);
     case BLOCKFP8_KERNEL_SIMT: return launch_simt_gemm(p, stream);
     case BLOCKFP8_KERNEL_TILED: return launch_tiled_gemm(p, cfg, dev, stream);
+    case BLOCKFP8_KERNEL_WARP_MMA: return launch_swapab_warpmma(p, cfg, stream);
     default: return BLOCKFP8_ERROR_INVALID_CONFIG;
   }
 }
@@ -256,6 +258,9 @@ BLOCKFP8_API int blockfp8_config_name(const blockfp8_config_t* config, char* buf
                              config->stages, config->cluster_m, config->cluster_n, config->split_k);
       return std::snprintf(buf, size, "tiled_t%d_r%d_p%d_c%dx%d", config->token_tile, config->weight_rows,
                            config->stages, config->cluster_m, config->cluster_n);
+    case BLOCKFP8_KERNEL_WARP_MMA:
+      return std::snprintf(buf, size, "warpmma_r%d_t%d_s%d_w%d_k%d", config->weight_rows, config->token_tile,
+                           config->split_k, config->warpgroups, config->stage_kblocks);
   }
   return std::snprintf(buf, size, "kernel%d", config->kernel);
 }

@@ -301,6 +301,23 @@ blockfp8_config_t choose_config(int64_t m, int64_t n, int64_t k, const DeviceInf
   return cfg;
 }
 
+bool warpmma_instantiated(int token_tile, int weight_rows, int kblocks) {
+#define BLOCKFP8_WARPMMA_MATCH(TT, RR, UU) \
+  if (token_tile == TT && weight_rows == RR && kblocks == UU) return true;
+  BLOCKFP8_WARPMMA_CONFIGS(BLOCKFP8_WARPMMA_MATCH)
+#undef BLOCKFP8_WARPMMA_MATCH
+  return false;
+}
+
+int warpmma_default_kblocks(int token_tile, int weight_rows) {
+  int best = 0;
+#define BLOCKFP8_WARPMMA_MAX(TT, RR, UU) \
+  if (token_tile == TT && weight_rows == RR) best = std::max(best, UU);
+  BLOCKFP8_WARPMMA_CONFIGS(BLOCKFP8_WARPMMA_MAX)
+#undef BLOCKFP8_WARPMMA_MAX
+  return best;
+}
+
 blockfp8_config_t choose_batch_invariant_config(int64_t n, int64_t k, const DeviceInfo& dev) {
   // The geometry the dispatcher picks for one token, at a fixed 32-token tile and two warpgroups:
   // nothing below depends on M.
@@ -357,6 +374,20 @@ blockfp8_status_t check_config(blockfp8_config_t& cfg, int64_t m, int64_t n, int
       return BLOCKFP8_SUCCESS;
     }
     case BLOCKFP8_KERNEL_TILED: return check_tiled_config(cfg, m, n, k, dev);
+    case BLOCKFP8_KERNEL_WARP_MMA: {
+      if (cfg.weight_rows == 0) cfg.weight_rows = 16;
+      if (cfg.warpgroups == 0) cfg.warpgroups = kWarpMmaDefaultWarpgroups;
+      if (cfg.split_k == 0) cfg.split_k = 1;
+      if (cfg.stage_kblocks == 0) cfg.stage_kblocks = warpmma_default_kblocks(cfg.token_tile, cfg.weight_rows);
+      if (!warpmma_instantiated(cfg.token_tile, cfg.weight_rows, cfg.stage_kblocks)) return BLOCKFP8_ERROR_INVALID_CONFIG;
+      if (cfg.warpgroups < 1 ||
+          cfg.warpgroups * 4 > warpmma_max_warps(cfg.token_tile, cfg.weight_rows, cfg.stage_kblocks))
+        return BLOCKFP8_ERROR_INVALID_CONFIG;
+      if (cfg.split_k < 1 || cfg.split_k > kMaxSplitK || cfg.split_k > k / 128) return BLOCKFP8_ERROR_INVALID_CONFIG;
+      if (cfg.split_k > 1 && cluster_capacity(cfg.split_k, dev) == 0) return BLOCKFP8_ERROR_INVALID_CONFIG;
+      if (cfg.stages != 0) return BLOCKFP8_ERROR_INVALID_CONFIG;  // no ring
+      return BLOCKFP8_SUCCESS;
+    }
     default:
       return BLOCKFP8_ERROR_INVALID_CONFIG;
   }

@@ -146,6 +146,24 @@ double swapab_cost_ns(int64_t m, int64_t n, int64_t k, int token_tile, int weigh
 // weights at M > 64 or M > 32 with short K (measured rules; see dispatch.cpp).
 bool tiled_wins(int64_t m, int64_t n, int64_t k, const DeviceInfo& dev);
 
+// The warp-MMA decode kernel (kernels/swapab_warpmma.cu): a CTA of 4 x warpgroups warps owns a strip
+// of weight_rows rows x a token tile over its K slice; each warp loads stage_kblocks k-blocks of
+// 16-byte vectors into registers before it uses any. Its instantiations, (token tile, weight rows,
+// k-blocks a batch). A lane holds U x (weight_rows + token_tile / 2) 32-bit registers of a batch and
+// weight_rows x token_tile / 8 of accumulators; where that passes 72, the CTA is capped at 8 warps
+// (ptxas then has 255 registers a thread, not 128: 16 warps of the heavier ones spilled).
+#define BLOCKFP8_WARPMMA_CONFIGS(X) \
+  X(8, 16, 8) X(8, 16, 4) X(8, 16, 2) X(8, 32, 2) X(16, 16, 2) X(16, 32, 2) X(32, 16, 2) X(32, 32, 1)
+constexpr int kWarpMmaMaxWarps = 16;
+constexpr int warpmma_max_warps(int token_tile, int weight_rows, int kblocks) {
+  return kblocks * (weight_rows + token_tile / 2) + weight_rows * token_tile / 32 <= 72 ? kWarpMmaMaxWarps : 8;
+}
+constexpr int kWarpMmaDefaultWarpgroups = 2;
+// Whether (token tile, weight rows, k-blocks a batch) is instantiated.
+bool warpmma_instantiated(int token_tile, int weight_rows, int kblocks);
+// The largest instantiated batch for (token tile, weight rows): the default stage_kblocks.
+int warpmma_default_kblocks(int token_tile, int weight_rows);
+
 // The dispatcher's choice, assuming TMA-compatible pointers.
 blockfp8_config_t choose_config(int64_t m, int64_t n, int64_t k, const DeviceInfo& dev);
 

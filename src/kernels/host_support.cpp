@@ -11,6 +11,11 @@ bool env_switch(const char* var, bool fallback) {
   return fallback;
 }
 
+bool pdl_enabled() {
+  static const bool on = env_switch("BLOCKFP8_PDL", true);
+  return on;
+}
+
 PFN_cuTensorMapEncodeTiled_v12000 tensor_map_encoder() {
   static const PFN_cuTensorMapEncodeTiled_v12000 fn = [] {
     void* ptr = nullptr;

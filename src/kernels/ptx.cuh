@@ -412,4 +412,50 @@ struct WgmmaE4M3<192> {
 
 #undef BLOCKFP8_TILED_R8
 
+// =============================================================================================
+// Warp-MMA decode kernel: src/kernels/swapab_warpmma.cu. Plain loads into registers and the
+// warp-level fp8 MMA; no TMA, no mbarrier.
+// =============================================================================================
+
+// 16 bytes read once: not kept in L1; the L2 fetches the whole 256-byte sector pair, which the
+// neighbouring warp (the next k-block of the same rows) is about to ask for. Zero where !valid,
+// without a branch, so a warp's loads all issue back to back.
+__device__ __forceinline__ uint4 ld_stream_v4(const void* p, bool valid) {
+  uint4 v = make_uint4(0, 0, 0, 0);
+  asm volatile(
+      "{\n.reg .pred p;\nsetp.ne.b32 p, %5, 0;\n"
+      "@p ld.global.nc.L1::no_allocate.L2::256B.v4.u32 {%0, %1, %2, %3}, [%4];\n}\n"
+      : "+r"(v.x), "+r"(v.y), "+r"(v.z), "+r"(v.w)
+      : "l"(p), "r"(int(valid)));
+  return v;
+}
+// 16 bytes every CTA reads (activations): through L1 and L2 as usual. Zero where !valid.
+__device__ __forceinline__ uint4 ld_shared_v4(const void* p, bool valid) {
+  uint4 v = make_uint4(0, 0, 0, 0);
+  asm volatile(
+      "{\n.reg .pred p;\nsetp.ne.b32 p, %5, 0;\n"
+      "@p ld.global.nc.v4.u32 {%0, %1, %2, %3}, [%4];\n}\n"
+      : "+r"(v.x), "+r"(v.y), "+r"(v.z), "+r"(v.w)
+      : "l"(p), "r"(int(valid)));
+  return v;
+}
+
+// d += A (16 x 32, row-major) * B (32 x 8, column-major), e4m3 in, fp32 accumulate. Fragments, with
+// g = lane / 4 and t = lane % 4: a = {row g, k 4t..4t+3}, {row g+8, same k}, {row g, k 16+4t..},
+// {row g+8, k 16+4t..}; b = {k 4t..4t+3, column g}, {k 16+4t.., column g}; d = {row g, columns 2t,
+// 2t+1}, {row g+8, columns 2t, 2t+1}.
+__device__ __forceinline__ void mma_m16n8k32_e4m3(float (&d)[4], uint32_t a0, uint32_t a1, uint32_t a2,
+                                                  uint32_t a3, uint32_t b0, uint32_t b1) {
+  asm("mma.sync.aligned.m16n8k32.row.col.f32.e4m3.e4m3.f32 {%0, %1, %2, %3}, {%4, %5, %6, %7}, {%8, %9}, "
+      "{%0, %1, %2, %3};"
+      : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3])
+      : "r"(a0), "r"(a1), "r"(a2), "r"(a3), "r"(b0), "r"(b1));
+}
+
+__device__ __forceinline__ float ld_cluster_f32(uint32_t addr) {
+  float v;
+  asm volatile("ld.shared::cluster.f32 %0, [%1];" : "=f"(v) : "r"(addr) : "memory");
+  return v;
+}
+
 }  // namespace blockfp8::ptx

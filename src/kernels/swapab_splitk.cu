@@ -673,13 +673,6 @@ cudaError_t prepare(int smem_bytes) {
   return raise_smem_limit(swapab_splitk_kernel<TN, W, kFused>, raised, smem_bytes);
 }
 
-// Programmatic dependent launch is on unless BLOCKFP8_PDL=0 (read once; a diagnostic switch for
-// measuring what it is worth).
-bool pdl_enabled() {
-  static const bool on = env_switch("BLOCKFP8_PDL", true);
-  return on;
-}
-
 // attr must hold two entries. The second asks for programmatic dependent launch: the kernel may
 // start while the preceding one in the stream finishes (it waits with griddepcontrol.wait before
 // touching what that kernel may write).

@@ -11,10 +11,10 @@
 // padded, broadcast), A / B base offsets (16-byte aligned mostly, sometimes not: the SIMT path), C's
 // base offset, and the configuration: AUTO mostly, else a random valid forced SWAPAB_SPLITK config
 // (token tile, split-K, 1 or 2 warpgroups, default or shallow pipeline), a forced TILED config (width,
-// cluster shape, ring depth) or SIMT. M * N * K is capped
+// cluster shape, ring depth), a forced WARP_MMA config (instantiation, split-K, warps) or SIMT. M * N * K is capped
 // (2^29, or 2^34 for 1% of the cases; 2^27 / 2^31 on the SIMT path) to bound the time. C, the guard
 // bands around it and its row padding are NaN-poisoned; after the call every guard byte must be unchanged, every element written and
-// max|C - ref| / max|ref| within 1e-2 (bf16) or 5e-3 (fp16, fp32). A forced SWAPAB or TILED config on
+// max|C - ref| / max|ref| within 1e-2 (bf16) or 5e-3 (fp16, fp32). A forced TMA-path config on
 // TMA-incompatible inputs must return BLOCKFP8_ERROR_INVALID_CONFIG and leave C untouched; M == 0
 // must succeed and leave C untouched. All device memory is one allocation, reused.
 //
@@ -131,7 +131,10 @@ FuzzCase make_case(uint64_t seed, uint64_t index, const blockfp8::detail::Device
   fc.call = uc < 0.3 ? CallKind::kPlain : uc < 0.45 ? CallKind::kExNull : uc < 0.6 ? CallKind::kExAuto : CallKind::kForced;
   if (fc.call == CallKind::kForced) {
     const double uk = r.unit();
-    fc.cfg.kernel = uk < 0.45 ? BLOCKFP8_KERNEL_SWAPAB_SPLITK : uk < 0.7 ? BLOCKFP8_KERNEL_TILED : BLOCKFP8_KERNEL_SIMT;
+    fc.cfg.kernel = uk < 0.4    ? BLOCKFP8_KERNEL_SWAPAB_SPLITK
+                    : uk < 0.6  ? BLOCKFP8_KERNEL_TILED
+                    : uk < 0.8  ? BLOCKFP8_KERNEL_WARP_MMA
+                                : BLOCKFP8_KERNEL_SIMT;
   }
 
   s.lda = kb * 128 + lda_pad, s.ldb = kb * 128 + ldb_pad;  // provisional: decides the path
@@ -178,6 +181,22 @@ FuzzCase make_case(uint64_t seed, uint64_t index, const blockfp8::detail::Device
     // scales) would test the refusal, not the kernel: fall back to the library's depth and boxes.
     blockfp8_config_t probe = c;
     if (d::check_config(probe, s.m, s.n, s.k, dev) != BLOCKFP8_SUCCESS) c.stage_kblocks = 0, c.stages = 0;
+  }
+  if (fc.cfg.kernel == BLOCKFP8_KERNEL_WARP_MMA) {
+    namespace d = blockfp8::detail;
+    struct Inst {
+      int tt, rows, kb;
+    };
+    static const Inst insts[] = {
+#define BLOCKFP8_WARPMMA_INST(TT, RR, UU) {TT, RR, UU},
+        BLOCKFP8_WARPMMA_CONFIGS(BLOCKFP8_WARPMMA_INST)
+#undef BLOCKFP8_WARPMMA_INST
+    };
+    const Inst& in = insts[r.range(0, int64_t(std::size(insts)) - 1)];
+    blockfp8_config_t& c = fc.cfg;
+    c.token_tile = in.tt, c.weight_rows = in.rows, c.stage_kblocks = in.kb;
+    c.split_k = int(r.range(1, std::min<int64_t>(d::kMaxSplitK, kb)));
+    c.warpgroups = int(r.range(1, d::warpmma_max_warps(in.tt, in.rows, in.kb) / 4));
   }
   if (fc.cfg.kernel == BLOCKFP8_KERNEL_TILED) {
     namespace d = blockfp8::detail;
@@ -270,7 +289,8 @@ int main(int argc, char** argv) {
   std::vector<uint8_t> region;
   std::vector<float> ref;
   int64_t run = 0, failures = 0, skipped_over_time = 0;
-  int64_t per_kind[5] = {0, 0, 0, 0, 0};  // auto/tma, auto/simt, forced swapab, forced simt, forced tiled
+  // auto/tma, auto/simt, forced swapab, forced simt, forced tiled, forced warp-mma
+  int64_t per_kind[6] = {0, 0, 0, 0, 0, 0};
   const auto t0 = std::chrono::steady_clock::now();
   const int64_t first = only >= 0 ? only : 0, last = only >= 0 ? only + 1 : cases;
   bool sticky = false;
@@ -325,7 +345,8 @@ int main(int argc, char** argv) {
     ++per_kind[fc.call != CallKind::kForced ? (fc.tma_ok ? 0 : 1)
                                             : fc.cfg.kernel == BLOCKFP8_KERNEL_SWAPAB_SPLITK ? 2
                                             : fc.cfg.kernel == BLOCKFP8_KERNEL_SIMT          ? 3
-                                                                                             : 4];
+                                            : fc.cfg.kernel == BLOCKFP8_KERNEL_TILED         ? 4
+                                                                                             : 5];
     const blockfp8_status_t want = expect_refusal ? BLOCKFP8_ERROR_INVALID_CONFIG : BLOCKFP8_SUCCESS;
     if (st != want) {
       fail(std::string("status ") + blockfp8_status_string(st) + ", want " + blockfp8_status_string(want));
@@ -360,8 +381,8 @@ int main(int argc, char** argv) {
 
   cudaStreamDestroy(stream);
   std::printf("paths: %" PRId64 " auto/TMA, %" PRId64 " auto/misaligned, %" PRId64 " forced swapab, %" PRId64
-              " forced simt, %" PRId64 " forced tiled; %.1f s\n",
-              per_kind[0], per_kind[1], per_kind[2], per_kind[3], per_kind[4], seconds_since(t0));
+              " forced simt, %" PRId64 " forced tiled, %" PRId64 " forced warp-mma; %.1f s\n",
+              per_kind[0], per_kind[1], per_kind[2], per_kind[3], per_kind[4], per_kind[5], seconds_since(t0));
   if (sticky) std::printf("stopped: sticky CUDA error, the context is unusable\n");
   if (skipped_over_time > 0)
     std::printf("stopped after %.0f s (--max-seconds): %" PRId64 " cases not run\n", max_seconds, skipped_over_time);

@@ -19,6 +19,7 @@
 
 #include "blockfp8/blockfp8.h"
 #include "blockfp8/blockfp8.hpp"
+#include "dispatch.h"  // BLOCKFP8_WARPMMA_CONFIGS: the warp-MMA instantiations
 #include "fp8.h"
 #include "gpu_reference.h"
 #include "gpu_test_util.h"
@@ -382,6 +383,49 @@ TEST_F(GemmTest, ForcedSwapabConfigs) {
   run_cases({with(33, 4097, 512, l), with(4, 7168, 7168, l), with(130, 100, 1024, l), with(1, 64, 512, l)}, variants);
 }
 
+Variant warpmma(int32_t token_tile, int32_t weight_rows, int32_t kblocks, int32_t split_k = 1, int32_t warpgroups = 0) {
+  blockfp8_config_t cfg{};
+  cfg.kernel = BLOCKFP8_KERNEL_WARP_MMA, cfg.token_tile = token_tile, cfg.weight_rows = weight_rows;
+  cfg.stage_kblocks = kblocks, cfg.split_k = split_k, cfg.warpgroups = warpgroups;
+  return {blockfp8::config_name(cfg), true, cfg};
+}
+
+// Every instantiation of the warp-MMA decode kernel, unsplit and split over clusters of 2 and 3,
+// with 4 and 8 warps a CTA (each warp then owns fewer k-blocks than a batch, or several batches).
+std::vector<Variant> all_warpmma_configs() {
+  std::vector<Variant> v;
+#define BLOCKFP8_WARPMMA_VARIANTS(TT, RR, UU)                                                           \
+  for (int split : {1, 2, 3})                                                                            \
+    for (int wg : {1, 2}) v.push_back(warpmma(TT, RR, UU, split, wg));
+  BLOCKFP8_WARPMMA_CONFIGS(BLOCKFP8_WARPMMA_VARIANTS)
+#undef BLOCKFP8_WARPMMA_VARIANTS
+  return v;
+}
+
+// Tails in M (a token tile part full, several token tiles) and N (strips part full, N < one strip),
+// K of 1 to 128 k-blocks, odd splits of K.
+TEST_F(GemmTest, ForcedWarpMmaConfigs) {
+  const Layout l;
+  run_cases({with(1, 2112, 7168, l), with(5, 100, 512, l), with(33, 4097, 512, l), with(8, 7, 16384, l),
+             with(3, 1, 384, l), with(16, 576, 1536, l), with(2, 4104, 384, l)},
+            all_warpmma_configs());
+}
+
+// Output dtypes and every scale layout, on the widest and the narrowest instantiation.
+TEST_F(GemmTest, ForcedWarpMmaLayouts) {
+  auto lay = [](ScaleLayout a, ScaleLayout b, blockfp8_dtype_t t) {
+    Layout l;
+    l.a_scale = a, l.b_scale = b, l.dtype = t;
+    return l;
+  };
+  using S = ScaleLayout;
+  run_cases({with(7, 100, 512, lay(S::kColMajor, S::kRowMajor, BLOCKFP8_DTYPE_FP16)),
+             with(33, 4097, 1024, lay(S::kBroadcastK, S::kRowPadded, BLOCKFP8_DTYPE_FP32)),
+             with(16, 2112, 512, lay(S::kColPadded, S::kColMajor, BLOCKFP8_DTYPE_BF16)),
+             with(1, 7168, 7168, lay(S::kColMajor, S::kColMajor, BLOCKFP8_DTYPE_BF16))},
+            {warpmma(8, 16, 8, 1, 2), warpmma(8, 16, 2, 3, 4), warpmma(32, 32, 1, 2, 2)});
+}
+
 TEST_F(GemmTest, ForcedSwapabConfigsFp16Fp32) {
   run_cases({with(16, 2112, 512, dtype(BLOCKFP8_DTYPE_FP16)), with(7, 100, 512, dtype(BLOCKFP8_DTYPE_FP32)),
              with(64, 4097, 16384, dtype(BLOCKFP8_DTYPE_FP32))},
@@ -437,7 +481,7 @@ TEST_F(GemmTest, Padding) {
   l = dtype(BLOCKFP8_DTYPE_FP16);
   l.c_offset = 3, l.ldc_pad = 5, l.lda_pad = 16;
   cases.push_back(with(128, 4097, 512, l));
-  run_cases(cases, {auto_variant(), simt(), forced(BLOCKFP8_KERNEL_SWAPAB_SPLITK, 32, 4)});
+  run_cases(cases, {auto_variant(), simt(), forced(BLOCKFP8_KERNEL_SWAPAB_SPLITK, 32, 4), warpmma(8, 16, 4, 2, 2)});
 }
 
 // A and B layouts the TMA engine cannot read: the dispatcher must route them to the SIMT kernel.

@@ -36,7 +36,10 @@ TEST(BenchOptions, ConfigNamesRoundTrip) {
   s.warpgroups = 2, s.stage_kblocks = 2, s.stages = 12;
   blockfp8_config_t split = tiled(64, 8, 1, 1);
   split.split_k = 3;
-  for (const blockfp8_config_t& c : {s, tiled(144, 5, 2, 1), tiled(192, 0, 1, 4), tiled(64, 8, 0, 0), split}) {
+  blockfp8_config_t w{};
+  w.kernel = BLOCKFP8_KERNEL_WARP_MMA, w.weight_rows = 16, w.token_tile = 8, w.split_k = 2;
+  w.warpgroups = 2, w.stage_kblocks = 8;
+  for (const blockfp8_config_t& c : {s, tiled(144, 5, 2, 1), tiled(192, 0, 1, 4), tiled(64, 8, 0, 0), split, w}) {
     const std::string name = blockfp8::config_name(c);
     SCOPED_TRACE(name);
     blockfp8_config_t back{};
@@ -45,6 +48,7 @@ TEST(BenchOptions, ConfigNamesRoundTrip) {
   }
   EXPECT_EQ(blockfp8::config_name(tiled(144, 5, 2, 1)), "tiled_t128_r144_p5_c2x1");
   EXPECT_EQ(blockfp8::config_name(split), "tiled_t128_r64_p8_c1x1_k3");
+  EXPECT_EQ(blockfp8::config_name(w), "warpmma_r16_t8_s2_w2_k8");
 }
 
 TEST(BenchOptions, TiledNameWithoutClusterTakesTheDefault) {
@@ -57,7 +61,7 @@ TEST(BenchOptions, MalformedNamesAreRefused) {
   blockfp8_config_t c{};
   for (const char* bad : {"", "tiled", "tiled_t128_r144", "tiled_t128_r144_p5_c2", "tiled_t128_r144_p5_c2x1x",
                           "tiled_t128_r144_p5_", "swapab_r64_t8_s3_w2_k2", "swapab_r64_t8_s3_w2_k2_p12_c2x1",
-                          "auto", "simt"})
+                          "auto", "simt", "warpmma_r16_t8_s2_w2", "warpmma_r16_t8_s2_w2_k8_p0"})
     EXPECT_FALSE(bench::parse_config_name(bad, &c)) << bad;
 }
 

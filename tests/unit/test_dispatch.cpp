@@ -152,6 +152,42 @@ TEST(Dispatch, ForcedConfigRules) {
   EXPECT_EQ(check_config(c, 4, 2112, 7168, no_clusters), BLOCKFP8_ERROR_INVALID_CONFIG);
 }
 
+// Config fields: kernel, token_tile, split_k, stages, warpgroups, weight_rows, stage_kblocks.
+TEST(Dispatch, ForcedWarpMmaConfigRules) {
+  const DeviceInfo d = h200();
+  auto status = [&](blockfp8_config_t c) { return check_config(c, 4, 2112, 7168, d); };
+  constexpr int W = BLOCKFP8_KERNEL_WARP_MMA;
+  EXPECT_EQ(status({W, 8, 1, 0, 2, 16, 8}), BLOCKFP8_SUCCESS);
+  EXPECT_EQ(status({W, 32, 8, 0, 2, 32, 1}), BLOCKFP8_SUCCESS);
+  EXPECT_EQ(status({W, 64, 1, 0, 2, 16, 1}), BLOCKFP8_ERROR_INVALID_CONFIG);  // token tile
+  EXPECT_EQ(status({W, 8, 1, 0, 2, 64, 2}), BLOCKFP8_ERROR_INVALID_CONFIG);   // rows
+  EXPECT_EQ(status({W, 8, 1, 0, 2, 16, 3}), BLOCKFP8_ERROR_INVALID_CONFIG);   // batch not instantiated
+  EXPECT_EQ(status({W, 8, 1, 0, 4, 16, 8}), BLOCKFP8_ERROR_INVALID_CONFIG);   // 16 warps of the heavy batch
+  EXPECT_EQ(status({W, 8, 1, 0, 4, 16, 2}), BLOCKFP8_SUCCESS);                // 16 warps of a light one
+  EXPECT_EQ(status({W, 8, 1, 0, 5, 16, 2}), BLOCKFP8_ERROR_INVALID_CONFIG);   // 20 warps
+  EXPECT_EQ(status({W, 8, 1, 0, -1, 16, 2}), BLOCKFP8_ERROR_INVALID_CONFIG);
+  EXPECT_EQ(status({W, 8, 9, 0, 2, 16, 2}), BLOCKFP8_ERROR_INVALID_CONFIG);   // split > 8
+  EXPECT_EQ(status({W, 8, -1, 0, 2, 16, 2}), BLOCKFP8_ERROR_INVALID_CONFIG);
+  EXPECT_EQ(status({W, 8, 1, 4, 2, 16, 2}), BLOCKFP8_ERROR_INVALID_CONFIG);   // no ring to size
+  blockfp8_config_t c{W, 8, 2, 0, 0, 0, 0};
+  EXPECT_EQ(check_config(c, 4, 100, 128, d), BLOCKFP8_ERROR_INVALID_CONFIG);  // split > k-blocks
+  // Zeros take the defaults: 16 rows, two warpgroups, unsplit, the largest batch instantiated.
+  c = {W, 8, 0, 0, 0, 0, 0};
+  ASSERT_EQ(check_config(c, 4, 2112, 7168, d), BLOCKFP8_SUCCESS);
+  EXPECT_EQ(c.weight_rows, 16);
+  EXPECT_EQ(c.warpgroups, kWarpMmaDefaultWarpgroups);
+  EXPECT_EQ(c.split_k, 1);
+  EXPECT_EQ(c.stage_kblocks, 8);
+  // Every instantiation's default CTA fits its register budget.
+#define BLOCKFP8_WARPMMA_DEFAULTS(TT, RR, UU)                              \
+  {                                                                        \
+    blockfp8_config_t v{W, TT, 1, 0, 0, RR, UU};                           \
+    EXPECT_EQ(check_config(v, 4, 2112, 7168, d), BLOCKFP8_SUCCESS) << TT << " " << RR << " " << UU; \
+  }
+  BLOCKFP8_WARPMMA_CONFIGS(BLOCKFP8_WARPMMA_DEFAULTS)
+#undef BLOCKFP8_WARPMMA_DEFAULTS
+}
+
 TEST(Dispatch, BatchInvariantConfigIgnoresM) {
   const DeviceInfo d = h200();
   for (int64_t n : {1, 576, 2112, 4097, 24576})
