@@ -95,7 +95,7 @@ blockfp8_status_t launch(const Problem& p, const blockfp8_config_t& cfg, const D
     case BLOCKFP8_KERNEL_SWAPAB_SPLITK: return launch_swapab_splitk(p, cfg, dev, stream);
     case BLOCKFP8_KERNEL_SIMT: return launch_simt_gemm(p, stream);
     case BLOCKFP8_KERNEL_TILED: return launch_tiled_gemm(p, cfg, dev, stream);
-    case BLOCKFP8_KERNEL_WARP_MMA: return launch_swapab_warpmma(p, cfg, stream);
+    case BLOCKFP8_KERNEL_WARP_MMA: return launch_swapab_warpmma(p, cfg, dev, stream);
     default: return BLOCKFP8_ERROR_INVALID_CONFIG;
   }
 }

@@ -251,6 +251,25 @@ double swapab_cost_ns(int64_t m, int64_t n, int64_t k, int token_tile, int weigh
   return std::max(sm_ns, hbm_ns) + double(rounds - 1) * dev.tile_ns + reduce_ns;
 }
 
+blockfp8_config_t choose_warpmma_config(int64_t m, int64_t n, const DeviceInfo& dev) {
+  blockfp8_config_t cfg{};
+  if (m > kWarpMmaMaxM) return cfg;
+  // Wider strips first: each strip reads the tokens once more. Eight warps; rings of 4 k-blocks for
+  // 16-row strips, 2 for 32-row ones (s11 call 3, M = 1 / 8, cold us: 2112x7168 6.27 / 7.53 against
+  // 6.40-6.76 / 7.67-8.03 for 12 or 16 warps or rings of 2 or 8; 4096x7168 9.68 / 10.80, 3072x1536
+  // 3.46 / 3.87, 4096x512 2.49 / 2.67, within 1 % of the best width or better). The launcher keeps
+  // such a grid at one CTA an SM.
+  for (const int rows : {32, 16}) {
+    const int64_t strips = (n + rows - 1) / rows;
+    if (strips > dev.sm_count || 3 * strips < 2 * int64_t(dev.sm_count)) continue;
+    cfg.kernel = BLOCKFP8_KERNEL_WARP_MMA;
+    cfg.token_tile = 8, cfg.weight_rows = rows, cfg.split_k = 1;
+    cfg.warpgroups = 2, cfg.stage_kblocks = rows == 32 ? 2 : 4;
+    return cfg;
+  }
+  return cfg;
+}
+
 blockfp8_config_t choose_config(int64_t m, int64_t n, int64_t k, const DeviceInfo& dev) {
   // The decode kernel re-reads the weight once per 128 tokens; the tiled kernel reads each weight tile
   // once per wave of token tiles but runs unsplit (tiled_wins says where each wins).
@@ -258,6 +277,12 @@ blockfp8_config_t choose_config(int64_t m, int64_t n, int64_t k, const DeviceInf
     blockfp8_config_t tiled = choose_tiled_config(m, n, k, dev);
     if (check_tiled_config(tiled, m, n, k, dev) == BLOCKFP8_SUCCESS) return tiled;
   }
+  const blockfp8_config_t warpmma = choose_warpmma_config(m, n, dev);
+  if (warpmma.kernel == BLOCKFP8_KERNEL_WARP_MMA) return warpmma;
+  return choose_swapab_config(m, n, k, dev);
+}
+
+blockfp8_config_t choose_swapab_config(int64_t m, int64_t n, int64_t k, const DeviceInfo& dev) {
   blockfp8_config_t cfg{};
   cfg.kernel = BLOCKFP8_KERNEL_SWAPAB_SPLITK;
   cfg.token_tile = token_tile_for(std::max<int64_t>(m, 1));
@@ -321,8 +346,7 @@ int warpmma_default_kblocks(int token_tile, int weight_rows) {
 blockfp8_config_t choose_batch_invariant_config(int64_t n, int64_t k, const DeviceInfo& dev) {
   // The geometry the dispatcher picks for one token, at a fixed 32-token tile and two warpgroups:
   // nothing below depends on M.
-  blockfp8_config_t cfg = choose_config(1, n, k, dev);
-  cfg.kernel = BLOCKFP8_KERNEL_SWAPAB_SPLITK;
+  blockfp8_config_t cfg = choose_swapab_config(1, n, k, dev);
   cfg.token_tile = kBatchInvariantTokenTile;
   cfg.warpgroups = 2;
   cfg.stages = 0;
@@ -385,7 +409,10 @@ blockfp8_status_t check_config(blockfp8_config_t& cfg, int64_t m, int64_t n, int
         return BLOCKFP8_ERROR_INVALID_CONFIG;
       if (cfg.split_k < 1 || cfg.split_k > kMaxSplitK || cfg.split_k > k / 128) return BLOCKFP8_ERROR_INVALID_CONFIG;
       if (cfg.split_k > 1 && cluster_capacity(cfg.split_k, dev) == 0) return BLOCKFP8_ERROR_INVALID_CONFIG;
-      if (cfg.stages != 0) return BLOCKFP8_ERROR_INVALID_CONFIG;  // no ring
+      if (cfg.stages != 0) return BLOCKFP8_ERROR_INVALID_CONFIG;  // the ring is stage_kblocks
+      if (warpmma_smem_bytes(cfg.token_tile, cfg.weight_rows, cfg.stage_kblocks, 4 * cfg.warpgroups) >
+          dev.smem_per_block_optin)
+        return BLOCKFP8_ERROR_INVALID_CONFIG;
       return BLOCKFP8_SUCCESS;
     }
     default:

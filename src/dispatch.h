@@ -147,22 +147,41 @@ double swapab_cost_ns(int64_t m, int64_t n, int64_t k, int token_tile, int weigh
 bool tiled_wins(int64_t m, int64_t n, int64_t k, const DeviceInfo& dev);
 
 // The warp-MMA decode kernel (kernels/swapab_warpmma.cu): a CTA of 4 x warpgroups warps owns a strip
-// of weight_rows rows x a token tile over its K slice; each warp loads stage_kblocks k-blocks of
-// 16-byte vectors into registers before it uses any. Its instantiations, (token tile, weight rows,
-// k-blocks a batch). A lane holds U x (weight_rows + token_tile / 2) 32-bit registers of a batch and
-// weight_rows x token_tile / 8 of accumulators; where that passes 72, the CTA is capped at 8 warps
-// (ptxas then has 255 registers a thread, not 128: 16 warps of the heavier ones spilled).
+// of weight_rows rows x a token tile over its K slice; each thread keeps stage_kblocks k-blocks of its
+// share in flight through its own cp.async ring. Its instantiations: (token tile, weight rows, ring).
 #define BLOCKFP8_WARPMMA_CONFIGS(X) \
-  X(8, 16, 8) X(8, 16, 4) X(8, 16, 2) X(8, 32, 2) X(16, 16, 2) X(16, 32, 2) X(32, 16, 2) X(32, 32, 1)
+  X(8, 16, 2) X(8, 16, 4) X(8, 16, 8) X(8, 32, 2) X(8, 32, 4) X(16, 16, 4) X(16, 32, 4) X(32, 16, 2) X(32, 32, 2)
 constexpr int kWarpMmaMaxWarps = 16;
-constexpr int warpmma_max_warps(int token_tile, int weight_rows, int kblocks) {
-  return kblocks * (weight_rows + token_tile / 2) + weight_rows * token_tile / 32 <= 72 ? kWarpMmaMaxWarps : 8;
-}
+// 32-token tiles hold four accumulator sets and spill at 16 warps' 128 registers a thread.
+constexpr int warpmma_max_warps(int token_tile, int, int) { return token_tile >= 32 ? 8 : kWarpMmaMaxWarps; }
 constexpr int kWarpMmaDefaultWarpgroups = 2;
-// Whether (token tile, weight rows, k-blocks a batch) is instantiated.
+// One ring slot: per lane, 16-byte chunks of weight_rows / 8 weight rows and token_tile / 4 tokens'
+// (two each of a fragment's rows), and 1 + token_tile / 4 scales.
+constexpr int warpmma_slot_bytes(int token_tile, int weight_rows) {
+  return (weight_rows / 4 + token_tile / 4) * 512 + (1 + token_tile / 4) * 128;
+}
+// Shared memory of a CTA: the warps' rings, which the reduction reuses afterwards.
+constexpr int warpmma_smem_bytes(int token_tile, int weight_rows, int ring, int warps) {
+  const int rings = warps * ring * warpmma_slot_bytes(token_tile, weight_rows);
+  const int red = (warps + 1) * weight_rows * token_tile * 4;
+  return rings > red ? rings : red;
+}
+// Whether (token tile, weight rows, ring) is instantiated.
 bool warpmma_instantiated(int token_tile, int weight_rows, int kblocks);
-// The largest instantiated batch for (token tile, weight rows): the default stage_kblocks.
+// The deepest instantiated ring for (token tile, weight rows): the default stage_kblocks.
 int warpmma_default_kblocks(int token_tile, int weight_rows);
+
+// The warp-MMA kernel, unsplit, at one 8-token tile, where its strips of 32 (else 16) rows fill
+// between two thirds of the SMs and all of them: one round, one CTA an SM. Measured (s11 call 2,
+// bench/results/logs/2026-11-30-s11/call2, cold, against the TMA decode kernel at M = 1 / 8):
+// 2112x7168 (132 strips of 16) 0.81 / 0.98x, 4096x7168 (128 of 32) 0.89 / 0.99x, 3072x1536 (96 of
+// 32) 0.78 / 0.85x, 4096x512 0.66 / 0.69x, 1536x7168 (96 of 16; call 3, one CTA an SM) 0.85 /
+// 1.05x; where the strips take more than one round it lost (4608x7168: 144 of 32, 1.11-1.33x;
+// 7168x2048 and 7168x16384, 224 of 32: 1.00-1.26x). kernel == 0 where it does not apply.
+constexpr int kWarpMmaMaxM = 8;
+blockfp8_config_t choose_warpmma_config(int64_t m, int64_t n, const DeviceInfo& dev);
+// The TMA decode kernel's configuration (the cost model over splits and tile heights).
+blockfp8_config_t choose_swapab_config(int64_t m, int64_t n, int64_t k, const DeviceInfo& dev);
 
 // The dispatcher's choice, assuming TMA-compatible pointers.
 blockfp8_config_t choose_config(int64_t m, int64_t n, int64_t k, const DeviceInfo& dev);

@@ -32,7 +32,8 @@ blockfp8_status_t launch_tiled_gemm(const Problem& p, const blockfp8_config_t& c
 
 // src/kernels/swapab_warpmma.cu — decode at a few tokens: weight strips straight into registers,
 // warp-level fp8 MMA, the K split (if any) over a cluster. No persistent grid: one CTA a strip.
-blockfp8_status_t launch_swapab_warpmma(const Problem& p, const blockfp8_config_t& cfg, cudaStream_t stream);
+blockfp8_status_t launch_swapab_warpmma(const Problem& p, const blockfp8_config_t& cfg, const DeviceInfo& dev,
+                                        cudaStream_t stream);
 
 // src/kernels/simt_gemm.cu — CUDA cores, any alignment: the fallback and a second opinion.
 blockfp8_status_t launch_simt_gemm(const Problem& p, cudaStream_t stream);

@@ -413,31 +413,22 @@ struct WgmmaE4M3<192> {
 #undef BLOCKFP8_TILED_R8
 
 // =============================================================================================
-// Warp-MMA decode kernel: src/kernels/swapab_warpmma.cu. Plain loads into registers and the
+// Warp-MMA decode kernel: src/kernels/swapab_warpmma.cu. Each thread's own cp.async ring and the
 // warp-level fp8 MMA; no TMA, no mbarrier.
 // =============================================================================================
 
-// 16 bytes read once: not kept in L1; the L2 fetches the whole 256-byte sector pair, which the
-// neighbouring warp (the next k-block of the same rows) is about to ask for. Zero where !valid,
-// without a branch, so a warp's loads all issue back to back.
-__device__ __forceinline__ uint4 ld_stream_v4(const void* p, bool valid) {
-  uint4 v = make_uint4(0, 0, 0, 0);
-  asm volatile(
-      "{\n.reg .pred p;\nsetp.ne.b32 p, %5, 0;\n"
-      "@p ld.global.nc.L1::no_allocate.L2::256B.v4.u32 {%0, %1, %2, %3}, [%4];\n}\n"
-      : "+r"(v.x), "+r"(v.y), "+r"(v.z), "+r"(v.w)
-      : "l"(p), "r"(int(valid)));
-  return v;
+// A 16-byte global -> shared copy on the cp.async path, not kept in L1 (.cg); the L2 fetches the
+// whole 256-byte sector pair, which the neighbouring warp (the next k-block of the same rows) is
+// about to ask for. `valid == false` writes zeros and reads nothing.
+__device__ __forceinline__ void cp_async_16(uint32_t dst, const void* src, bool valid) {
+  asm volatile("cp.async.cg.shared.global.L2::256B [%0], [%1], 16, %2;" ::"r"(dst), "l"(src), "r"(valid ? 16u : 0u)
+               : "memory");
 }
-// 16 bytes every CTA reads (activations): through L1 and L2 as usual. Zero where !valid.
-__device__ __forceinline__ uint4 ld_shared_v4(const void* p, bool valid) {
-  uint4 v = make_uint4(0, 0, 0, 0);
-  asm volatile(
-      "{\n.reg .pred p;\nsetp.ne.b32 p, %5, 0;\n"
-      "@p ld.global.nc.v4.u32 {%0, %1, %2, %3}, [%4];\n}\n"
-      : "+r"(v.x), "+r"(v.y), "+r"(v.z), "+r"(v.w)
-      : "l"(p), "r"(int(valid)));
-  return v;
+__device__ __forceinline__ void cp_async_commit() { asm volatile("cp.async.commit_group;" ::: "memory"); }
+// Wait until at most N of this thread's committed cp.async groups are still in flight.
+template <int N>
+__device__ __forceinline__ void cp_async_wait() {
+  asm volatile("cp.async.wait_group %0;" ::"n"(N) : "memory");
 }
 
 // d += A (16 x 32, row-major) * B (32 x 8, column-major), e4m3 in, fp32 accumulate. Fragments, with

@@ -1,18 +1,20 @@
-// Decode at a few tokens: the weight streams from HBM straight into registers and meets the tokens in
-// the warp-level fp8 MMA (mma.sync m16n8k32). No TMA, no mbarrier, no shared-memory ring.
+// Decode at a few tokens: every thread streams its share of a weight strip through its own cp.async
+// ring in shared memory, and the warp multiplies it with the tokens in the warp-level fp8 MMA
+// (mma.sync m16n8k32). No TMA, no mbarrier, no producer warp, no barrier in the main loop.
 //
 // Why a second decode kernel. At M <= 8 the TMA kernel (swapab_splitk.cu) streams at the floor's
 // rate but pays ~1.6 us before its first stage lands and ~1.5 us of split-K tail (cluster barriers,
 // DSMEM) around it (docs/decode-kernel-notes.md). Here a CTA owns a strip of 16 or 32 weight rows
-// over all of K (or a cluster rank's share of it), its warps take interleaved k-blocks, and every
-// thread issues its batch of 16-byte loads at once, like the streaming-floor kernel: the first bytes
-// are requested a few hundred cycles after launch, and the reduction is across the warps of one CTA.
+// over all of K (or a cluster rank's share), its warps take interleaved k-blocks, and each thread
+// keeps `S` k-blocks of its own copies in flight, like the streaming-floor kernel keeps its loads:
+// the first bytes are requested right after launch, and the reduction is across one CTA's warps.
 //
 // The layout trick. A dot product does not care in which order k runs, as long as both operands use
-// the same order. So lane (g, t) = (lane / 4, lane % 4) loads 16 contiguous bytes of weight row g at
+// the same order. So lane (g, t) = (lane / 4, lane % 4) copies 16 contiguous bytes of weight row g at
 // k-block offsets 16t and 64 + 16t (four lanes cover a 128-byte row: coalesced), the same for row
-// g + 8, and the same offsets of token g's activations; these 32 bytes fill its fragment slots of four
-// m16n8k32 MMAs, in the same order for A and B.
+// g + 8, and the same offsets of token g's activations, plus the scales its accumulators need; these
+// fill its fragment slots of four m16n8k32 MMAs, in the same order for A and B. A thread reads back
+// only what it copied itself, so cp.async.wait_group alone orders the ring: no warp or CTA barrier.
 //
 // Tokens sit on the MMA's N side (8 a fragment), weight rows on its M side (16): Cᵀ = B·Aᵀ, swap-AB.
 #include <cuda_runtime_api.h>
@@ -46,93 +48,118 @@ struct Params {
   void* c;
   int64_t ldc;
   int c_dtype;
-  bool const_weights;
 };
 
-// NT token fragments (token tile 8 NT), RT row fragments (weight rows 16 RT), U k-blocks a warp loads
-// before it uses any. Grid: x = row strip x split (a cluster's ranks are consecutive), y = token tile.
-template <int NT, int RT, int U>
-__global__ void __launch_bounds__(warpmma_max_warps(kFragTokens * NT, kFragRows * RT, U) * 32, 1)
+// NT token fragments (token tile 8 NT), RT row fragments (weight rows 16 RT), S k-blocks in flight per
+// thread. Grid: x = row strip x split (a cluster's ranks are consecutive), y = token tile.
+template <int NT, int RT, int S>
+__global__ void __launch_bounds__(warpmma_max_warps(kFragTokens * NT, kFragRows * RT, S) * 32, 1)
     swapab_warpmma_kernel(const Params p) {
-  extern __shared__ float red[];  // [warps][16 RT][8 NT]: each warp's partial sums
+  // Ring slot layout, per lane: 16-byte chunks (weight rows g and g + 8 of each fragment, two each;
+  // token g of each fragment, two), then the b_scale and a_scales of tokens 2t, 2t + 1 of each
+  // fragment. Lane-major (chunk c of lane l at (32 c + l) x 16), so a warp's read of one chunk is 512
+  // contiguous bytes: no bank conflicts.
+  extern __shared__ __align__(16) uint8_t smem[];
   constexpr int kRows = kFragRows * RT, kTokens = kFragTokens * NT;
+  constexpr int kWChunks = 4 * RT, kChunks = kWChunks + 2 * NT, kSlot = warpmma_slot_bytes(kTokens, kRows);
   const int warps = blockDim.x / 32, warp = threadIdx.x / 32, lane = threadIdx.x % 32;
   const int g = lane / 4, t = lane % 4;
   const int rank = blockIdx.x % p.split;  // == %cluster_ctarank: the cluster spans consecutive x
   const int row0 = blockIdx.x / p.split * kRows;
   const int tok0 = blockIdx.y * kTokens;
-  const int kb_begin = rank * p.kb_slice, kb_end = min(p.kb_total, kb_begin + p.kb_slice);
+  const int kb_begin = rank * p.kb_slice + warp, kb_end = min(p.kb_total, rank * p.kb_slice + p.kb_slice);
+  const int nkb = kb_begin < kb_end ? (kb_end - kb_begin + warps - 1) / warps : 0;  // this warp's k-blocks
 
-  // This lane's weight rows are g + 8 h of each fragment, its token g of each fragment, its scales
-  // those of tokens 2t and 2t + 1; past N or M they read as zeros (the loads are predicated off, so
-  // the addresses are never clamped). A strip never straddles a b_scale block: 16 RT divides 128.
+  // This lane's weight rows are g + 8 h of each fragment, its tokens g of each fragment, its scales
+  // those of tokens 2t and 2t + 1. Past N or M a copy writes zeros and reads nothing (its address is
+  // clamped to a valid one all the same). A strip never straddles a b_scale block: 16 RT divides 128.
   const int64_t ldb = p.ldb, lda = p.lda;
-  const uint8_t* wlane = p.b + int64_t(row0 + g) * ldb + 16 * t;
-  const uint8_t* alane = p.a + int64_t(tok0 + g) * lda + 16 * t;
+  const uint8_t* wlane = p.b + 16 * t;
+  const uint8_t* alane = p.a + 16 * t;
   const float* bs = p.b_scale + int64_t(row0 / 128) * p.sb_n;
-  const float* as = p.a_scale + int64_t(tok0 + 2 * t) * p.sa_m;
-  const int rows_left = p.n - row0 - g, toks_left = p.m - tok0 - g, stoks_left = p.m - tok0 - 2 * t;
+  uint8_t* ring = smem + (warp * S) * kSlot;
+  const uint32_t ring_s = ptx::smem_addr(ring) + lane * 16;
+
+  // Copy k-block `kb` (this lane's share) into slot `slot`.
+  auto issue = [&](int kb, int slot) {
+    const uint32_t dst = ring_s + slot * kSlot;
+#pragma unroll
+    for (int r = 0; r < RT; ++r)
+#pragma unroll
+      for (int h = 0; h < 2; ++h) {
+        const int row = row0 + r * kFragRows + 8 * h + g;
+        const uint8_t* src = wlane + int64_t(row < p.n ? row : 0) * ldb + kb * 128;
+#pragma unroll
+        for (int q = 0; q < 2; ++q) ptx::cp_async_16(dst + ((r * 2 + h) * 2 + q) * 512, src + 64 * q, row < p.n);
+      }
+#pragma unroll
+    for (int j = 0; j < NT; ++j) {
+      const int tok = tok0 + j * kFragTokens + g;
+      const uint8_t* src = alane + int64_t(tok < p.m ? tok : 0) * lda + kb * 128;
+#pragma unroll
+      for (int q = 0; q < 2; ++q) ptx::cp_async_16(dst + (kWChunks + j * 2 + q) * 512, src + 64 * q, tok < p.m);
+    }
+    float* sc = reinterpret_cast<float*>(ring + slot * kSlot + kChunks * 512) + lane;
+    ptx::cp_async_4(sc, bs + kb * p.sb_k, true);
+#pragma unroll
+    for (int j = 0; j < NT; ++j)
+#pragma unroll
+      for (int e = 0; e < 2; ++e) {
+        const int tok = tok0 + j * kFragTokens + 2 * t + e;
+        ptx::cp_async_4(sc + (1 + 2 * j + e) * 32, p.a_scale + int64_t(tok < p.m ? tok : 0) * p.sa_m + kb * p.sa_k,
+                        tok < p.m);
+      }
+  };
 
   ptx::launch_dependents();
-  // A, a_scale and C may belong to the preceding kernel (PDL); the weight only with const_weights.
-  bool waited = !p.const_weights;
-  if (waited) ptx::grid_dependency_wait();
+  // A, a_scale and C may belong to the preceding kernel (PDL), and every slot holds tokens as well as
+  // weight rows: wait before the first copy.
+  ptx::grid_dependency_wait();
 
-  float acc[RT][NT][4] = {};
-  for (int kb0 = kb_begin + warp; kb0 < kb_end; kb0 += U * warps) {
-    uint4 w[U][RT][2][2];
 #pragma unroll
-    for (int u = 0; u < U; ++u) {
-      const int kb = kb0 + u * warps;
-      const bool live = kb < kb_end;
-#pragma unroll
-      for (int r = 0; r < RT; ++r)
-#pragma unroll
-        for (int h = 0; h < 2; ++h)
-#pragma unroll
-          for (int q = 0; q < 2; ++q)
-            w[u][r][h][q] = ptx::ld_stream_v4(wlane + (r * kFragRows + 8 * h) * ldb + kb * 128 + 64 * q,
-                                              live && r * kFragRows + 8 * h < rows_left);
-    }
-    if (!waited) ptx::grid_dependency_wait(), waited = true;
-    uint4 x[U][NT][2];
-    float sb[U], sa[U][NT][2];
-#pragma unroll
-    for (int u = 0; u < U; ++u) {
-      const int kb = kb0 + u * warps;
-      const bool live = kb < kb_end;
-#pragma unroll
-      for (int j = 0; j < NT; ++j)
-#pragma unroll
-        for (int q = 0; q < 2; ++q)
-          x[u][j][q] = ptx::ld_shared_v4(alane + j * kFragTokens * lda + kb * 128 + 64 * q,
-                                         live && j * kFragTokens < toks_left);
-      sb[u] = live ? __ldg(bs + kb * p.sb_k) : 0.f;
-#pragma unroll
-      for (int j = 0; j < NT; ++j)
-#pragma unroll
-        for (int e = 0; e < 2; ++e)
-          sa[u][j][e] = live && j * kFragTokens + e < stoks_left ? __ldg(as + (j * kFragTokens + e) * p.sa_m + kb * p.sa_k) : 0.f;
-    }
-    // Per k-block: four MMAs into a fresh accumulator, then the block scales (as the reference).
-#pragma unroll
-    for (int u = 0; u < U; ++u)
-#pragma unroll
-      for (int r = 0; r < RT; ++r)
-#pragma unroll
-        for (int j = 0; j < NT; ++j) {
-          float d[4] = {0.f, 0.f, 0.f, 0.f};
-          const uint32_t* lo = &w[u][r][0][0].x;  // row g: 32 bytes, k slots in load order
-          const uint32_t* hi = &w[u][r][1][0].x;  // row g + 8
-          const uint32_t* xs = &x[u][j][0].x;     // token g
-#pragma unroll
-          for (int i = 0; i < 4; ++i) ptx::mma_m16n8k32_e4m3(d, lo[2 * i], hi[2 * i], lo[2 * i + 1], hi[2 * i + 1], xs[2 * i], xs[2 * i + 1]);
-          const float s0 = sb[u] * sa[u][j][0], s1 = sb[u] * sa[u][j][1];
-          acc[r][j][0] += d[0] * s0, acc[r][j][1] += d[1] * s1;
-          acc[r][j][2] += d[2] * s0, acc[r][j][3] += d[3] * s1;
-        }
+  for (int s = 0; s < S; ++s) {
+    if (s < nkb) issue(kb_begin + s * warps, s);
+    ptx::cp_async_commit();  // one group per slot, empty or not: the wait below counts groups
   }
-  if (!waited) ptx::grid_dependency_wait();  // a warp with no k-block still writes C below
+  float acc[RT][NT][4] = {};
+  for (int i = 0; i < nkb; ++i) {
+    const int slot = i % S;
+    ptx::cp_async_wait<S - 1>();  // k-block i's group (this thread's copies) has landed
+    const uint8_t* src = ring + slot * kSlot + lane * 16;
+    const float* sc = reinterpret_cast<const float*>(ring + slot * kSlot + kChunks * 512) + lane;
+    const float sb = sc[0];
+#pragma unroll
+    for (int r = 0; r < RT; ++r) {
+      uint4 lo[2], hi[2];  // rows g and g + 8: 32 bytes each, k slots in copy order
+#pragma unroll
+      for (int q = 0; q < 2; ++q) {
+        lo[q] = *reinterpret_cast<const uint4*>(src + ((r * 2 + 0) * 2 + q) * 512);
+        hi[q] = *reinterpret_cast<const uint4*>(src + ((r * 2 + 1) * 2 + q) * 512);
+      }
+#pragma unroll
+      for (int j = 0; j < NT; ++j) {
+        uint4 x[2];
+#pragma unroll
+        for (int q = 0; q < 2; ++q) x[q] = *reinterpret_cast<const uint4*>(src + (kWChunks + j * 2 + q) * 512);
+        const uint32_t* a_lo = &lo[0].x;
+        const uint32_t* a_hi = &hi[0].x;
+        const uint32_t* b = &x[0].x;
+        // Per k-block: four MMAs into a fresh accumulator, then the block scales (as the reference).
+        float d[4] = {0.f, 0.f, 0.f, 0.f};
+#pragma unroll
+        for (int k = 0; k < 4; ++k)
+          ptx::mma_m16n8k32_e4m3(d, a_lo[2 * k], a_hi[2 * k], a_lo[2 * k + 1], a_hi[2 * k + 1], b[2 * k], b[2 * k + 1]);
+        const float s0 = sb * sc[(1 + 2 * j) * 32], s1 = sb * sc[(2 + 2 * j) * 32];
+        acc[r][j][0] += d[0] * s0, acc[r][j][1] += d[1] * s1;
+        acc[r][j][2] += d[2] * s0, acc[r][j][3] += d[3] * s1;
+      }
+    }
+    // The slot's registers are consumed (the MMAs depend on them): refill it.
+    if (i + S < nkb) issue(kb_begin + (i + S) * warps, slot);
+    ptx::cp_async_commit();
+  }
+  __syncthreads();  // every warp is past its ring: the reduction buffer below reuses it
+  float* red = reinterpret_cast<float*>(smem);  // [warps][16 RT][8 NT]
 
   // The warps' partials, summed in warp order (deterministic): red[w][row][token].
 #pragma unroll
@@ -173,11 +200,18 @@ __global__ void __launch_bounds__(warpmma_max_warps(kFragTokens * NT, kFragRows 
   ptx::cluster_wait();
 }
 
-template <int NT, int RT, int U>
-blockfp8_status_t enqueue(const Params& prm, int warps, int64_t strips, int64_t token_tiles, cudaStream_t stream) {
-  const int smem = (warps + 1) * kFragRows * RT * kFragTokens * NT * int(sizeof(float));
+template <int NT, int RT, int S>
+blockfp8_status_t enqueue(const Params& prm, int warps, int64_t strips, int64_t token_tiles, const DeviceInfo& dev,
+                          cudaStream_t stream) {
+  int smem = warpmma_smem_bytes(kFragTokens * NT, kFragRows * RT, S, warps);
+  // A grid of at most one CTA an SM asks for more than half an SM's shared memory, so that the block
+  // scheduler cannot put two on one SM while another idles (measured: 96 CTAs of 110 KB on 1536x7168
+  // ran 8.2 us at M = 1, 96 of 221 KB 5.9 us). BLOCKFP8_WARPMMA_SPREAD=0 turns it off (diagnostic).
+  static const bool spread = env_switch("BLOCKFP8_WARPMMA_SPREAD", true);
+  if (spread && strips * prm.split * token_tiles <= dev.sm_count)
+    smem = std::max(smem, std::min(dev.smem_per_block_optin, dev.smem_per_sm / 2 - dev.smem_reserved_per_cta + 1024));
   static std::atomic<int> raised[kMaxDevices];
-  if (smem > 48 * 1024 && raise_smem_limit(swapab_warpmma_kernel<NT, RT, U>, raised, smem) != cudaSuccess)
+  if (smem > 48 * 1024 && raise_smem_limit(swapab_warpmma_kernel<NT, RT, S>, raised, smem) != cudaSuccess)
     return BLOCKFP8_ERROR_CUDA;
   cudaLaunchAttribute attr[2];
   attr[0].id = cudaLaunchAttributeClusterDimension;
@@ -193,13 +227,14 @@ blockfp8_status_t enqueue(const Params& prm, int warps, int64_t strips, int64_t 
   lc.stream = stream;
   lc.attrs = attr;
   lc.numAttrs = 2;
-  if (cudaLaunchKernelEx(&lc, swapab_warpmma_kernel<NT, RT, U>, prm) != cudaSuccess) return BLOCKFP8_ERROR_CUDA;
+  if (cudaLaunchKernelEx(&lc, swapab_warpmma_kernel<NT, RT, S>, prm) != cudaSuccess) return BLOCKFP8_ERROR_CUDA;
   return BLOCKFP8_SUCCESS;
 }
 
 }  // namespace
 
-blockfp8_status_t launch_swapab_warpmma(const Problem& p, const blockfp8_config_t& cfg, cudaStream_t stream) {
+blockfp8_status_t launch_swapab_warpmma(const Problem& p, const blockfp8_config_t& cfg, const DeviceInfo& dev,
+                                        cudaStream_t stream) {
   if (p.m == 0) return BLOCKFP8_SUCCESS;
   Params prm{};
   prm.m = int(p.m), prm.n = int(p.n), prm.kb_total = int(p.k_blocks());
@@ -210,7 +245,6 @@ blockfp8_status_t launch_swapab_warpmma(const Problem& p, const blockfp8_config_
   prm.b = static_cast<const uint8_t*>(p.b), prm.ldb = p.ldb;
   prm.b_scale = p.b_scale, prm.sb_n = p.b_scale_stride_n, prm.sb_k = p.b_scale_stride_k;
   prm.c = p.c, prm.ldc = p.ldc, prm.c_dtype = p.c_dtype;
-  prm.const_weights = (cfg.flags & BLOCKFP8_FLAG_CONST_WEIGHTS) != 0;
   const int warps = 4 * cfg.warpgroups;
   const int64_t strips = (p.n + cfg.weight_rows - 1) / cfg.weight_rows;
   const int64_t token_tiles = (p.m + cfg.token_tile - 1) / cfg.token_tile;
@@ -218,7 +252,7 @@ blockfp8_status_t launch_swapab_warpmma(const Problem& p, const blockfp8_config_
   switch (key) {
 #define BLOCKFP8_WARPMMA_CASE(TT, RR, UU) \
   case TT * 1000 + RR * 10 + UU:          \
-    return enqueue<TT / kFragTokens, RR / kFragRows, UU>(prm, warps, strips, token_tiles, stream);
+    return enqueue<TT / kFragTokens, RR / kFragRows, UU>(prm, warps, strips, token_tiles, dev, stream);
     BLOCKFP8_WARPMMA_CONFIGS(BLOCKFP8_WARPMMA_CASE)
 #undef BLOCKFP8_WARPMMA_CASE
     default: return BLOCKFP8_ERROR_INVALID_CONFIG;

@@ -337,8 +337,9 @@ TEST_F(FusedTest, FallbackShapesBitwiseMatchQuantizeThenGemm) {
   EXPECT_EQ(t.one_launch, 0) << "M > 32 must take the two-launch path";
 }
 
-// Every M from 1 to 32 on the primary decode shape (DeepSeek's fused_qkv_a, 2112 x 7168): one launch
-// up to M = 5, two above, bitwise equal to quantiser + GEMM on both.
+// Every M from 1 to 32 on the primary decode shape (DeepSeek's fused_qkv_a, 2112 x 7168): two launches
+// at every M (M <= 8: the GEMM is the warp-MMA kernel, which has no fused form; above, more groups
+// than the fused prologue takes), bitwise equal to quantiser + GEMM.
 TEST_F(FusedTest, EveryMUpTo32OnThePrimaryShape) {
   SCOPED_TRACE(seed_note());
   Weights w;
@@ -351,20 +352,18 @@ TEST_F(FusedTest, EveryMUpTo32OnThePrimaryShape) {
     check_formats_and_dtypes(x, w, m, 0, s, stream_, t);
     if (HasFailure()) return;
   }
-  // One launch exactly where M x 19 groups <= kSwapabFusedMaxGroups (40): M <= 2.
-  EXPECT_EQ(t.one_launch, 2 * 4);
-  EXPECT_EQ(t.two_launch, 30 * 4);
+  EXPECT_EQ(t.one_launch, 0);
+  EXPECT_EQ(t.two_launch, 32 * 4);
 }
 
 // ---- which path -----------------------------------------------------------------------------------
 
 // blockfp8_gemm_bf16a_workspace_size answers 0 exactly when the one-launch (fused decode kernel) path
-// serves the call, so these assert which path is taken: on the primary decode shape (2112 x 7168,
-// 19 k-blocks a K slice), aligned bf16 X and M <= 2 must be one launch (M x 19 <= 40 groups:
-// kSwapabFusedMaxGroups); M = 3..32, M = 64, fp16 / fp32 X, X off 16-byte alignment and ldx % 8 != 0
-// must be two.
+// serves the call, so these assert which path is taken: on kv_a (576 x 7168, split 8: 7 k-blocks a K
+// slice), aligned bf16 X and M <= 5 must be one launch (M x 7 <= 40 groups: kSwapabFusedMaxGroups);
+// M = 6..32, M = 64, fp16 / fp32 X, X off 16-byte alignment and ldx % 8 != 0 must be two.
 TEST_F(FusedTest, WorkspaceSizeSaysOneLaunchForDecode) {
-  const int64_t n = 2112, k = 7168;
+  const int64_t n = 576, k = 7168;
   DeviceBuffer x, b;
   CUDA_ASSERT(x.alloc(size_t(64 * (k + 8) * 4 + 64)));
   CUDA_ASSERT(b.alloc(size_t(n * k)));
@@ -376,7 +375,7 @@ TEST_F(FusedTest, WorkspaceSizeSaysOneLaunchForDecode) {
   };
   const size_t two_launch_64 = size_t(64 * k) + size_t(64 * (k / 128)) * 4;
   for (int64_t m = 1; m <= 32; ++m) {
-    if (m <= 2) {
+    if (m <= 5) {
       EXPECT_EQ(size(m, x.get(), k, BLOCKFP8_DTYPE_BF16), 0u) << "M=" << m << ": not the one-launch path";
       EXPECT_EQ(size(m, x.get() + 16, k + 8, BLOCKFP8_DTYPE_BF16), 0u) << "M=" << m << " X+16B, ldx=K+8";
     } else {

@@ -391,7 +391,7 @@ Variant warpmma(int32_t token_tile, int32_t weight_rows, int32_t kblocks, int32_
 }
 
 // Every instantiation of the warp-MMA decode kernel, unsplit and split over clusters of 2 and 3,
-// with 4 and 8 warps a CTA (each warp then owns fewer k-blocks than a batch, or several batches).
+// with 4 and 8 warps a CTA (each warp then owns fewer k-blocks than its ring holds, or many rounds).
 std::vector<Variant> all_warpmma_configs() {
   std::vector<Variant> v;
 #define BLOCKFP8_WARPMMA_VARIANTS(TT, RR, UU)                                                           \
@@ -423,7 +423,7 @@ TEST_F(GemmTest, ForcedWarpMmaLayouts) {
              with(33, 4097, 1024, lay(S::kBroadcastK, S::kRowPadded, BLOCKFP8_DTYPE_FP32)),
              with(16, 2112, 512, lay(S::kColPadded, S::kColMajor, BLOCKFP8_DTYPE_BF16)),
              with(1, 7168, 7168, lay(S::kColMajor, S::kColMajor, BLOCKFP8_DTYPE_BF16))},
-            {warpmma(8, 16, 8, 1, 2), warpmma(8, 16, 2, 3, 4), warpmma(32, 32, 1, 2, 2)});
+            {warpmma(8, 16, 8, 1, 2), warpmma(8, 16, 4, 3, 4), warpmma(32, 32, 2, 2, 2)});
 }
 
 TEST_F(GemmTest, ForcedSwapabConfigsFp16Fp32) {

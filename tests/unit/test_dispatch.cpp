@@ -28,7 +28,7 @@ TEST(Dispatch, TokenTileIsTheSmallestThatHoldsM) {
 TEST(Dispatch, StageKBlocksFollowTheMeasuredBoxSize) {
   const DeviceInfo d = h200();
   for (int64_t m : {1, 16, 32}) {
-    blockfp8_config_t c = choose_config(m, 2112, 7168, d);
+    blockfp8_config_t c = choose_swapab_config(m, 2112, 7168, d);
     ASSERT_EQ(check_config(c, m, 2112, 7168, d), BLOCKFP8_SUCCESS) << m;
     ASSERT_EQ(c.split_k, 3) << m;  // a 19-k-block slice
     EXPECT_EQ(c.stage_kblocks, 2) << m;
@@ -54,21 +54,51 @@ TEST(Dispatch, PrimaryShapeGetsTheMeasuredBest) {
   // 19 k-blocks each) 8.5 us; 32-row split 2 (132 CTAs, 28) 9.7 us; 16-row unsplit (132, 56) 13.5 us;
   // 64-row split 6 (two rounds of 22 clusters) 12.4 us. The math of a k-block, not its bytes, sets
   // the pace of short tiles, so fewer, fuller k-blocks win.
-  for (int64_t m : {1, 4, 8}) {
-    const blockfp8_config_t c = choose_config(m, 2112, 7168, d);
+  for (int64_t m : {1, 4, 8, 16}) {
+    const blockfp8_config_t c = choose_swapab_config(m, 2112, 7168, d);
     EXPECT_EQ(c.kernel, BLOCKFP8_KERNEL_SWAPAB_SPLITK);
     EXPECT_EQ(c.weight_rows, 64) << m;
     EXPECT_EQ(c.split_k, 3) << m;
   }
   // Small weights: every chosen config runs in a single round of clusters.
   for (int64_t n : {576, 2112}) {
-    const blockfp8_config_t s = choose_config(1, n, 7168, d);
+    const blockfp8_config_t s = choose_swapab_config(1, n, 7168, d);
     const int64_t tiles = (n + s.weight_rows - 1) / s.weight_rows;
     EXPECT_LE(tiles, d.max_clusters[s.split_k]) << n;
   }
   // Never more splits than k-blocks.
   EXPECT_EQ(choose_config(1, 64, 128, d).split_k, 1);
   EXPECT_LE(choose_config(1, 64, 256, d).split_k, 2);
+}
+
+// The warp-MMA kernel where its strips fill two thirds to all of the SMs at M <= 8, and nowhere else
+// (s11 call 2: 0.66-0.91x the TMA decode kernel at M = 1 on those shapes; 1.11-1.33x on 4608x7168,
+// whose strips take two rounds).
+TEST(Dispatch, WarpMmaTakesOneRoundOfStripsAtFewTokens) {
+  const DeviceInfo d = h200();
+  struct Want {
+    int64_t n, k;
+    int rows;  // 0: not the warp-MMA kernel
+  };
+  for (const Want w : {Want{2112, 7168, 16}, Want{1536, 7168, 16}, Want{4096, 7168, 32}, Want{3072, 1536, 32},
+                       Want{4096, 512, 32}, Want{4608, 7168, 0}, Want{576, 7168, 0}, Want{7168, 2048, 0},
+                       Want{7168, 16384, 0}, Want{36864, 7168, 0}}) {
+    for (int64_t m : {1, 4, 8, 9, 16}) {
+      blockfp8_config_t c = choose_config(m, w.n, w.k, d);
+      SCOPED_TRACE(std::to_string(m) + " x " + std::to_string(w.n) + " x " + std::to_string(w.k));
+      ASSERT_EQ(check_config(c, m, w.n, w.k, d), BLOCKFP8_SUCCESS);
+      if (w.rows == 0 || m > kWarpMmaMaxM) {
+        EXPECT_NE(c.kernel, BLOCKFP8_KERNEL_WARP_MMA);
+        continue;
+      }
+      EXPECT_EQ(c.kernel, BLOCKFP8_KERNEL_WARP_MMA);
+      EXPECT_EQ(c.weight_rows, w.rows);
+      EXPECT_EQ(c.split_k, 1);
+      // One round: the launcher then keeps it at one CTA an SM.
+      EXPECT_LE((w.n + c.weight_rows - 1) / c.weight_rows, d.sm_count);
+      EXPECT_EQ(c.stage_kblocks, w.rows == 32 ? 2 : 4);
+    }
+  }
 }
 
 TEST(Dispatch, CostModelRanksTheMeasuredCases) {
@@ -88,9 +118,12 @@ TEST(Dispatch, ChosenConfigsAreValidEverywhere) {
       for (int64_t k : {128, 512, 7168, 16384}) {
         blockfp8_config_t c = choose_config(m, n, k, d);
         ASSERT_EQ(check_config(c, m, n, k, d), BLOCKFP8_SUCCESS) << m << " " << n << " " << k;
-        // Small M goes to the decode kernel, large M to the tiled one (its rules: test_dispatch_tiled.cpp).
+        // Small M goes to a decode kernel, large M to the tiled one (its rules: test_dispatch_tiled.cpp).
         const bool tiled = tiled_wins(m, n, k, d);
-        EXPECT_EQ(c.kernel, tiled ? BLOCKFP8_KERNEL_TILED : BLOCKFP8_KERNEL_SWAPAB_SPLITK);
+        const bool warpmma = !tiled && choose_warpmma_config(m, n, d).kernel == BLOCKFP8_KERNEL_WARP_MMA;
+        EXPECT_EQ(c.kernel, tiled     ? BLOCKFP8_KERNEL_TILED
+                            : warpmma ? BLOCKFP8_KERNEL_WARP_MMA
+                                      : BLOCKFP8_KERNEL_SWAPAB_SPLITK);
         if (c.kernel != BLOCKFP8_KERNEL_SWAPAB_SPLITK) continue;
         EXPECT_GE(c.stages, swapab_min_stages(c.token_tile, c.warpgroups));
         const int slice = swapab_kb_slice(k / 128, c.split_k);
@@ -158,17 +191,18 @@ TEST(Dispatch, ForcedWarpMmaConfigRules) {
   auto status = [&](blockfp8_config_t c) { return check_config(c, 4, 2112, 7168, d); };
   constexpr int W = BLOCKFP8_KERNEL_WARP_MMA;
   EXPECT_EQ(status({W, 8, 1, 0, 2, 16, 8}), BLOCKFP8_SUCCESS);
-  EXPECT_EQ(status({W, 32, 8, 0, 2, 32, 1}), BLOCKFP8_SUCCESS);
+  EXPECT_EQ(status({W, 32, 8, 0, 2, 32, 2}), BLOCKFP8_SUCCESS);
   EXPECT_EQ(status({W, 64, 1, 0, 2, 16, 1}), BLOCKFP8_ERROR_INVALID_CONFIG);  // token tile
   EXPECT_EQ(status({W, 8, 1, 0, 2, 64, 2}), BLOCKFP8_ERROR_INVALID_CONFIG);   // rows
-  EXPECT_EQ(status({W, 8, 1, 0, 2, 16, 3}), BLOCKFP8_ERROR_INVALID_CONFIG);   // batch not instantiated
-  EXPECT_EQ(status({W, 8, 1, 0, 4, 16, 8}), BLOCKFP8_ERROR_INVALID_CONFIG);   // 16 warps of the heavy batch
-  EXPECT_EQ(status({W, 8, 1, 0, 4, 16, 2}), BLOCKFP8_SUCCESS);                // 16 warps of a light one
-  EXPECT_EQ(status({W, 8, 1, 0, 5, 16, 2}), BLOCKFP8_ERROR_INVALID_CONFIG);   // 20 warps
-  EXPECT_EQ(status({W, 8, 1, 0, -1, 16, 2}), BLOCKFP8_ERROR_INVALID_CONFIG);
-  EXPECT_EQ(status({W, 8, 9, 0, 2, 16, 2}), BLOCKFP8_ERROR_INVALID_CONFIG);   // split > 8
-  EXPECT_EQ(status({W, 8, -1, 0, 2, 16, 2}), BLOCKFP8_ERROR_INVALID_CONFIG);
-  EXPECT_EQ(status({W, 8, 1, 4, 2, 16, 2}), BLOCKFP8_ERROR_INVALID_CONFIG);   // no ring to size
+  EXPECT_EQ(status({W, 8, 1, 0, 2, 16, 3}), BLOCKFP8_ERROR_INVALID_CONFIG);   // ring not instantiated
+  EXPECT_EQ(status({W, 8, 1, 0, 4, 16, 8}), BLOCKFP8_ERROR_INVALID_CONFIG);   // 16 warps' rings: 442 KB
+  EXPECT_EQ(status({W, 8, 1, 0, 4, 16, 4}), BLOCKFP8_SUCCESS);                // 221 KB
+  EXPECT_EQ(status({W, 32, 1, 0, 4, 16, 2}), BLOCKFP8_ERROR_INVALID_CONFIG);  // 16 warps of 32 tokens
+  EXPECT_EQ(status({W, 8, 1, 0, 5, 16, 4}), BLOCKFP8_ERROR_INVALID_CONFIG);   // 20 warps
+  EXPECT_EQ(status({W, 8, 1, 0, -1, 16, 4}), BLOCKFP8_ERROR_INVALID_CONFIG);
+  EXPECT_EQ(status({W, 8, 9, 0, 2, 16, 4}), BLOCKFP8_ERROR_INVALID_CONFIG);   // split > 8
+  EXPECT_EQ(status({W, 8, -1, 0, 2, 16, 4}), BLOCKFP8_ERROR_INVALID_CONFIG);
+  EXPECT_EQ(status({W, 8, 1, 4, 2, 16, 4}), BLOCKFP8_ERROR_INVALID_CONFIG);   // the ring is stage_kblocks
   blockfp8_config_t c{W, 8, 2, 0, 0, 0, 0};
   EXPECT_EQ(check_config(c, 4, 100, 128, d), BLOCKFP8_ERROR_INVALID_CONFIG);  // split > k-blocks
   // Zeros take the defaults: 16 rows, two warpgroups, unsplit, the largest batch instantiated.
@@ -178,7 +212,7 @@ TEST(Dispatch, ForcedWarpMmaConfigRules) {
   EXPECT_EQ(c.warpgroups, kWarpMmaDefaultWarpgroups);
   EXPECT_EQ(c.split_k, 1);
   EXPECT_EQ(c.stage_kblocks, 8);
-  // Every instantiation's default CTA fits its register budget.
+  // Every instantiation runs with its default warps.
 #define BLOCKFP8_WARPMMA_DEFAULTS(TT, RR, UU)                              \
   {                                                                        \
     blockfp8_config_t v{W, TT, 1, 0, 0, RR, UU};                           \
@@ -306,7 +340,7 @@ TEST(Dispatch, AnyNIsTiledWithoutPadding) {
 TEST(Dispatch, PairedRingsOnlyWhereFullRingsLeaveSMsIdle) {
   const DeviceInfo d = h200();
   auto ctas_per_sm_of = [&](int64_t m, int64_t n, int64_t k) {
-    blockfp8_config_t c = choose_config(m, n, k, d);
+    blockfp8_config_t c = choose_swapab_config(m, n, k, d);  // the TMA decode kernel's rule
     EXPECT_EQ(check_config(c, m, n, k, d), BLOCKFP8_SUCCESS) << n << "x" << k << " M=" << m;
     const int kb_slice = swapab_kb_slice(int(k / 128), c.split_k);
     return swapab_ctas_per_sm(c.token_tile, c.warpgroups,

@@ -350,16 +350,21 @@ TEST(ValidateFused, FirstViolatedRuleWins) {
 // (M x kb_slice <= kSwapabFusedMaxGroups = 40) and swapab_fused_stages finds a ring. On the primary
 // decode shape (split 3: 19 k-blocks a slice) that is M <= 2; on 576 x 7168 (split 8: 7) M <= 5;
 // never above 32 tokens. (The GPU suite checks the same through blockfp8_gemm_bf16a_workspace_size.)
-TEST(FusedPlan, PrimaryDecodeShapeTakesOneLaunch) {
+// One launch only where the GEMM itself is the TMA decode kernel on a short enough slice: the fused
+// kernel must give blockfp8_gemm's bits, and at M <= 8 on 2112 x 7168 blockfp8_gemm runs the warp-MMA
+// kernel, which has no fused form.
+TEST(FusedPlan, OneLaunchOnlyWhereTheTmaDecodeKernelRunsAShortSlice) {
   using namespace blockfp8::detail;
   const DeviceInfo d{};  // an H200's defaults
   for (int64_t n : {2112, 576})
     for (int64_t m = 1; m <= 32; ++m) {
       blockfp8_config_t cfg = choose_config(m, n, 7168, d);
       ASSERT_EQ(check_config(cfg, m, n, 7168, d), BLOCKFP8_SUCCESS) << m;
-      const bool short_slice = m * swapab_kb_slice(56, cfg.split_k) <= kSwapabFusedMaxGroups;
+      const bool tma_decode = cfg.kernel == BLOCKFP8_KERNEL_SWAPAB_SPLITK;
+      const bool short_slice = tma_decode && m * swapab_kb_slice(56, cfg.split_k) <= kSwapabFusedMaxGroups;
       EXPECT_EQ(swapab_fused_stages(cfg, m, 7168, d) > 0, short_slice) << "N=" << n << " M=" << m;
-      if (n == 2112) EXPECT_EQ(short_slice, m <= 2) << m;
+      if (n == 2112) EXPECT_EQ(tma_decode, m > kWarpMmaMaxM) << m;
+      if (n == 2112) EXPECT_FALSE(short_slice) << m;  // M <= 8 warp-MMA, M > 8 more than 40 groups
       if (n == 576) EXPECT_EQ(short_slice, m <= 5) << m;
     }
   for (int64_t m : {33, 64, 200}) {
