@@ -69,7 +69,8 @@ def test_status_table_matches_header():
                       "BLOCKFP8_DTYPE_FP32": _lib.DTYPE_FP32}
     kernels = _header_enum("blockfp8_kernel")
     assert kernels == {"BLOCKFP8_KERNEL_AUTO": _lib.KERNEL_AUTO, "BLOCKFP8_KERNEL_SWAPAB_SPLITK": _lib.KERNEL_SWAPAB_SPLITK,
-                       "BLOCKFP8_KERNEL_SIMT": _lib.KERNEL_SIMT, "BLOCKFP8_KERNEL_TILED": _lib.KERNEL_TILED}
+                       "BLOCKFP8_KERNEL_SIMT": _lib.KERNEL_SIMT, "BLOCKFP8_KERNEL_TILED": _lib.KERNEL_TILED,
+                       "BLOCKFP8_KERNEL_WARP_MMA": _lib.KERNEL_WARP_MMA}
 
 
 def test_config_struct_matches_header():
