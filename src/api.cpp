@@ -4,7 +4,8 @@
 // launch_tiled_gemm (kernels/tiled_gemm.cu) or launch_simt_gemm (kernels/simt_gemm.cu).
 // The quantiser: blockfp8_quantize_1x128 -> validate_quantize -> launch_quantize_1x128
 // (kernels/quantize_1x128.cu). From bf16 activations: blockfp8_gemm_bf16a -> validate_fused ->
-// plan_fused -> launch_swapab_fused (kernels/swapab_splitk.cu), or the quantiser then the GEMM.
+// plan_fused -> launch_swapab_fused (kernels/swapab_splitk.cu) or launch_swapab_warpmma_fused
+// (kernels/swapab_warpmma.cu), or the quantiser then the GEMM.
 #include <cstdio>
 
 #include "blockfp8/blockfp8.h"
@@ -59,11 +60,13 @@ blockfp8_config_t auto_config(int64_t m, int64_t n, int64_t k, const DeviceInfo&
   return cfg;
 }
 
-// How blockfp8_gemm_bf16a serves a call: the fused decode kernel's ring (0: two launches) and the
-// workspace the two-launch path needs (X_q [M][K] bytes, then row-major scales [M][K/128]).
+// How blockfp8_gemm_bf16a serves a call: the fused TMA decode kernel's ring (0: not that kernel), or
+// the fused warp-MMA kernel, or else two launches, with the workspace they need (X_q [M][K] bytes,
+// then row-major scales [M][K/128]).
 struct FusedPlan {
   blockfp8_config_t cfg;
   int fused_stages;
+  bool warpmma_fused;
   size_t workspace_bytes;
   size_t scales_offset;
 };
@@ -84,8 +87,9 @@ FusedPlan plan_fused(int64_t m, int64_t n, int64_t k, const void* x, int64_t ldx
   f.cfg = auto_config(m, n, k, dev, /*invariant=*/false, tma_operand_ok(b, ldb));
   const bool x_ok = x_dtype == BLOCKFP8_DTYPE_BF16 && reinterpret_cast<uintptr_t>(x) % 16 == 0 && ldx % 8 == 0;
   f.fused_stages = x_ok && fused_enabled() ? swapab_fused_stages(f.cfg, m, k, dev) : 0;
+  f.warpmma_fused = x_ok && fused_enabled() && warpmma_fused_ok(f.cfg, m, k, dev);
   f.scales_offset = size_t((m * k + 15) / 16 * 16);
-  f.workspace_bytes = f.fused_stages ? 0 : f.scales_offset + size_t(m * (k / 128)) * 4;
+  f.workspace_bytes = f.fused_stages || f.warpmma_fused ? 0 : f.scales_offset + size_t(m * (k / 128)) * 4;
   return f;
 }
 
@@ -212,6 +216,7 @@ BLOCKFP8_API blockfp8_status_t blockfp8_gemm_bf16a(int64_t m, int64_t n, int64_t
 
   const FusedPlan plan = plan_fused(m, n, k, x, ldx, x_dtype, b, ldb, *dev);
   if (plan.fused_stages) return launch_swapab_fused(p, fa, plan.cfg, plan.fused_stages, *dev, stream);
+  if (plan.warpmma_fused) return launch_swapab_warpmma_fused(p, fa, plan.cfg, *dev, stream);
 
   // Two launches through the workspace: the quantiser, then the GEMM with the configuration
   // blockfp8_gemm would choose (plan.cfg). validate_fused has checked every argument, the workspace

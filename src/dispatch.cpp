@@ -334,6 +334,18 @@ bool warpmma_instantiated(int token_tile, int weight_rows, int kblocks) {
   return false;
 }
 
+bool warpmma_fused_ok(const blockfp8_config_t& cfg, int64_t m, int64_t k, const DeviceInfo& dev) {
+  if (cfg.kernel != BLOCKFP8_KERNEL_WARP_MMA || m > cfg.token_tile) return false;
+  bool instantiated = false;
+#define BLOCKFP8_WARPMMA_FUSED_MATCH(TT, RR, UU) \
+  instantiated |= cfg.token_tile == TT && cfg.weight_rows == RR && cfg.stage_kblocks == UU;
+  BLOCKFP8_WARPMMA_FUSED_CONFIGS(BLOCKFP8_WARPMMA_FUSED_MATCH)
+#undef BLOCKFP8_WARPMMA_FUSED_MATCH
+  const int kb_slice = swapab_kb_slice(k / 128, cfg.split_k);
+  return instantiated && warpmma_smem_bytes(cfg.token_tile, cfg.weight_rows, cfg.stage_kblocks, 4 * cfg.warpgroups,
+                                            kb_slice) <= dev.smem_per_block_optin;
+}
+
 int warpmma_default_kblocks(int token_tile, int weight_rows) {
   int best = 0;
 #define BLOCKFP8_WARPMMA_MAX(TT, RR, UU) \

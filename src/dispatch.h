@@ -156,16 +156,24 @@ constexpr int kWarpMmaMaxWarps = 16;
 constexpr int warpmma_max_warps(int token_tile, int, int) { return token_tile >= 32 ? 8 : kWarpMmaMaxWarps; }
 constexpr int kWarpMmaDefaultWarpgroups = 2;
 // One ring slot: per lane, 16-byte chunks of weight_rows / 8 weight rows and token_tile / 4 tokens'
-// (two each of a fragment's rows), and 1 + token_tile / 4 scales.
-constexpr int warpmma_slot_bytes(int token_tile, int weight_rows) {
-  return (weight_rows / 4 + token_tile / 4) * 512 + (1 + token_tile / 4) * 128;
+// (two each of a fragment's rows), and 1 + token_tile / 4 scales; fused (tokens resident instead):
+// the weight rows and the b_scale.
+constexpr int warpmma_slot_bytes(int token_tile, int weight_rows, bool fused = false) {
+  return fused ? (weight_rows / 4) * 512 + 128 : (weight_rows / 4 + token_tile / 4) * 512 + (1 + token_tile / 4) * 128;
 }
-// Shared memory of a CTA: the warps' rings, which the reduction reuses afterwards.
-constexpr int warpmma_smem_bytes(int token_tile, int weight_rows, int ring, int warps) {
-  const int rings = warps * ring * warpmma_slot_bytes(token_tile, weight_rows);
+// Shared memory of a CTA: the warps' rings, which the reduction reuses afterwards; fused_kb_slice > 0
+// (the fused A side): plus the token tile's quantised K slice (rows padded by 16 bytes) and scales.
+constexpr int warpmma_smem_bytes(int token_tile, int weight_rows, int ring, int warps, int fused_kb_slice = 0) {
+  const int rings = warps * ring * warpmma_slot_bytes(token_tile, weight_rows, fused_kb_slice > 0) +
+                    (fused_kb_slice > 0 ? token_tile * (fused_kb_slice * 128 + 16 + fused_kb_slice * 4) : 0);
   const int red = (warps + 1) * weight_rows * token_tile * 4;
   return rings > red ? rings : red;
 }
+// The fused A side (blockfp8_gemm_bf16a in one launch) of the configurations the dispatcher picks.
+#define BLOCKFP8_WARPMMA_FUSED_CONFIGS(X) X(8, 16, 4) X(8, 32, 2)
+// Whether blockfp8_gemm_bf16a runs `cfg` (blockfp8_gemm's choice) as one warp-MMA launch that
+// quantises its tokens itself: one token tile, an instantiated fused kernel, and room for the slice.
+bool warpmma_fused_ok(const blockfp8_config_t& cfg, int64_t m, int64_t k, const DeviceInfo& dev);
 // Whether (token tile, weight rows, ring) is instantiated.
 bool warpmma_instantiated(int token_tile, int weight_rows, int kblocks);
 // The deepest instantiated ring for (token tile, weight rows): the default stage_kblocks.

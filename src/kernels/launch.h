@@ -34,6 +34,12 @@ blockfp8_status_t launch_tiled_gemm(const Problem& p, const blockfp8_config_t& c
 // warp-level fp8 MMA, the K split (if any) over a cluster. No persistent grid: one CTA a strip.
 blockfp8_status_t launch_swapab_warpmma(const Problem& p, const blockfp8_config_t& cfg, const DeviceInfo& dev,
                                         cudaStream_t stream);
+// The same kernel with the A side fused (blockfp8_gemm_bf16a): each CTA quantises its token tile's K
+// slice of X (x.x [M][x.ldx], M <= 8) into shared memory, as blockfp8_quantize_1x128 would, while its
+// weight copies are in flight: the same bits as the quantiser then launch_swapab_warpmma with cfg
+// (warpmma_fused_ok(cfg) must hold). p.a and p.a_scale are unused.
+blockfp8_status_t launch_swapab_warpmma_fused(const Problem& p, const FusedA& x, const blockfp8_config_t& cfg,
+                                              const DeviceInfo& dev, cudaStream_t stream);
 
 // src/kernels/simt_gemm.cu — CUDA cores, any alignment: the fallback and a second opinion.
 blockfp8_status_t launch_simt_gemm(const Problem& p, cudaStream_t stream);

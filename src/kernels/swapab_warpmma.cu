@@ -17,6 +17,7 @@
 // only what it copied itself, so cp.async.wait_group alone orders the ring: no warp or CTA barrier.
 //
 // Tokens sit on the MMA's N side (8 a fragment), weight rows on its M side (16): Cᵀ = B·Aᵀ, swap-AB.
+#include <cuda_bf16.h>
 #include <cuda_runtime_api.h>
 
 #include <algorithm>
@@ -25,6 +26,7 @@
 #include "kernels/host_support.h"
 #include "kernels/launch.h"
 #include "kernels/ptx.cuh"
+#include "kernels/quant_math.cuh"
 #include "kernels/store_out.cuh"
 
 namespace blockfp8::detail {
@@ -48,26 +50,88 @@ struct Params {
   void* c;
   int64_t ldc;
   int c_dtype;
+  // The fused A side (kFused): bf16 activations X [m][ldx], quantised by each CTA for its K slice.
+  const __nv_bfloat16* x;
+  int64_t ldx;
+  bool ue8m0;
 };
 
+// kFused: the CTA's tokens over its K slice, quantised once into shared memory as
+// blockfp8_quantize_1x128 does (quant_math.cuh: same formula, same bytes, same scales): rows of
+// kb_count x 128 bytes plus 16 (the pad puts token g's chunk t in banks 4g + 4t.., not all on 4t..),
+// and a [token][k-block] table of scales. Tokens past M are zeros with scale 0, as the GEMM's copies
+// would read them. A half-warp owns a group of 128 (lane `sub` holds elements 8 sub .. 8 sub + 7);
+// every load of a pass is issued before any arithmetic, behind the weight copies already in flight.
+template <int kTokens>
+__device__ __forceinline__ void quantize_tokens(uint8_t* xq, float* xs, const Params& p, int tok0, int kb_first,
+                                                int kb_count) {
+  constexpr int kLoads = 4;
+  const int pitch = kb_count * 128 + 16;
+  const int live = max(0, min(kTokens, p.m - tok0));
+  const int groups = live * kb_count;
+  const int sub = threadIdx.x % 16, half = threadIdx.x / 16, halves = blockDim.x / 16;
+  // A warp's two half-warps take groups h and h + 1: `pair` (the even one) >= groups means both are
+  // past the end, so the exits below are warp-uniform (the shuffles need the whole warp).
+  for (int base = half; base - half < groups; base += kLoads * halves) {
+    const int pair = base - half % 2;
+    uint4 raw[kLoads];
+#pragma unroll
+    for (int u = 0; u < kLoads; ++u) {
+      const int grp = base + u * halves;
+      raw[u] = make_uint4(0, 0, 0, 0);
+      if (grp < groups) {
+        const int tok = grp / kb_count, j = grp - tok * kb_count;
+        raw[u] = __ldg(reinterpret_cast<const uint4*>(p.x + int64_t(tok0 + tok) * p.ldx + int64_t(kb_first + j) * 128) + sub);
+      }
+    }
+#pragma unroll
+    for (int u = 0; u < kLoads; ++u) {
+      const int grp = base + u * halves;
+      if (pair + u * halves >= groups) continue;  // warp-uniform
+      const __nv_bfloat16* h = reinterpret_cast<const __nv_bfloat16*>(&raw[u]);
+      float f[8];
+#pragma unroll
+      for (int e = 0; e < 8; ++e) f[e] = __bfloat162float(h[e]);
+      const float amax = half_warp_group_amax(f);
+      if (grp >= groups) continue;  // uniform across the half-warp, after the shuffles
+      const int tok = grp / kb_count, j = grp - tok * kb_count;
+      const float sc = group_scale(amax, p.ue8m0);
+      uint32_t packed[2];
+      if (p.ue8m0)
+        quantize_by_scale<true>(f, sc, packed);
+      else
+        quantize_by_scale<false>(f, sc, packed);
+      *reinterpret_cast<uint2*>(xq + tok * pitch + j * 128 + sub * 8) = make_uint2(packed[0], packed[1]);
+      if (sub == 0) xs[tok * kb_count + j] = sc;
+    }
+  }
+  for (int i = live * (pitch / 16) + threadIdx.x; i < kTokens * (pitch / 16); i += blockDim.x)
+    reinterpret_cast<uint4*>(xq)[i] = make_uint4(0, 0, 0, 0);
+  for (int i = live * kb_count + threadIdx.x; i < kTokens * kb_count; i += blockDim.x) xs[i] = 0.f;
+}
+
 // NT token fragments (token tile 8 NT), RT row fragments (weight rows 16 RT), S k-blocks in flight per
-// thread. Grid: x = row strip x split (a cluster's ranks are consecutive), y = token tile.
-template <int NT, int RT, int S>
+// thread; kFused: A is quantised from X inside the kernel (one token tile). Grid: x = row strip x
+// split (a cluster's ranks are consecutive), y = token tile.
+template <int NT, int RT, int S, bool kFused>
 __global__ void __launch_bounds__(warpmma_max_warps(kFragTokens * NT, kFragRows * RT, S) * 32, 1)
     swapab_warpmma_kernel(const Params p) {
   // Ring slot layout, per lane: 16-byte chunks (weight rows g and g + 8 of each fragment, two each;
-  // token g of each fragment, two), then the b_scale and a_scales of tokens 2t, 2t + 1 of each
-  // fragment. Lane-major (chunk c of lane l at (32 c + l) x 16), so a warp's read of one chunk is 512
-  // contiguous bytes: no bank conflicts.
+  // then, unless kFused, token g of each fragment, two), then the b_scale and (unless kFused) the
+  // a_scales of tokens 2t, 2t + 1 of each fragment. Lane-major (chunk c of lane l at (32 c + l) x 16),
+  // so a warp's read of one chunk is 512 contiguous bytes: no bank conflicts. kFused: the tokens
+  // and their scales sit in shared memory after the rings for the whole K slice.
   extern __shared__ __align__(16) uint8_t smem[];
   constexpr int kRows = kFragRows * RT, kTokens = kFragTokens * NT;
-  constexpr int kWChunks = 4 * RT, kChunks = kWChunks + 2 * NT, kSlot = warpmma_slot_bytes(kTokens, kRows);
+  constexpr int kWChunks = 4 * RT, kChunks = kWChunks + (kFused ? 0 : 2 * NT);
+  constexpr int kSlot = warpmma_slot_bytes(kTokens, kRows, kFused);
   const int warps = blockDim.x / 32, warp = threadIdx.x / 32, lane = threadIdx.x % 32;
   const int g = lane / 4, t = lane % 4;
   const int rank = blockIdx.x % p.split;  // == %cluster_ctarank: the cluster spans consecutive x
   const int row0 = blockIdx.x / p.split * kRows;
   const int tok0 = blockIdx.y * kTokens;
-  const int kb_begin = rank * p.kb_slice + warp, kb_end = min(p.kb_total, rank * p.kb_slice + p.kb_slice);
+  const int kb_first = rank * p.kb_slice, kb_end = min(p.kb_total, kb_first + p.kb_slice);
+  const int kb_begin = kb_first + warp;
   const int nkb = kb_begin < kb_end ? (kb_end - kb_begin + warps - 1) / warps : 0;  // this warp's k-blocks
 
   // This lane's weight rows are g + 8 h of each fragment, its tokens g of each fragment, its scales
@@ -79,6 +143,9 @@ __global__ void __launch_bounds__(warpmma_max_warps(kFragTokens * NT, kFragRows 
   const float* bs = p.b_scale + int64_t(row0 / 128) * p.sb_n;
   uint8_t* ring = smem + (warp * S) * kSlot;
   const uint32_t ring_s = ptx::smem_addr(ring) + lane * 16;
+  const int kb_count = max(0, kb_end - kb_first);
+  uint8_t* xq = smem + warps * S * kSlot;                         // kFused: [token][kb_count x 128 + 16]
+  float* xs = reinterpret_cast<float*>(xq + kTokens * (kb_count * 128 + 16));  // kFused: [token][kb]
 
   // Copy k-block `kb` (this lane's share) into slot `slot`.
   auto issue = [&](int kb, int slot) {
@@ -92,38 +159,43 @@ __global__ void __launch_bounds__(warpmma_max_warps(kFragTokens * NT, kFragRows 
 #pragma unroll
         for (int q = 0; q < 2; ++q) ptx::cp_async_16(dst + ((r * 2 + h) * 2 + q) * 512, src + 64 * q, row < p.n);
       }
-#pragma unroll
-    for (int j = 0; j < NT; ++j) {
-      const int tok = tok0 + j * kFragTokens + g;
-      const uint8_t* src = alane + int64_t(tok < p.m ? tok : 0) * lda + kb * 128;
-#pragma unroll
-      for (int q = 0; q < 2; ++q) ptx::cp_async_16(dst + (kWChunks + j * 2 + q) * 512, src + 64 * q, tok < p.m);
-    }
     float* sc = reinterpret_cast<float*>(ring + slot * kSlot + kChunks * 512) + lane;
     ptx::cp_async_4(sc, bs + kb * p.sb_k, true);
+    if constexpr (!kFused) {
 #pragma unroll
-    for (int j = 0; j < NT; ++j)
+      for (int j = 0; j < NT; ++j) {
+        const int tok = tok0 + j * kFragTokens + g;
+        const uint8_t* src = alane + int64_t(tok < p.m ? tok : 0) * lda + kb * 128;
 #pragma unroll
-      for (int e = 0; e < 2; ++e) {
-        const int tok = tok0 + j * kFragTokens + 2 * t + e;
-        ptx::cp_async_4(sc + (1 + 2 * j + e) * 32, p.a_scale + int64_t(tok < p.m ? tok : 0) * p.sa_m + kb * p.sa_k,
-                        tok < p.m);
+        for (int q = 0; q < 2; ++q) ptx::cp_async_16(dst + (kWChunks + j * 2 + q) * 512, src + 64 * q, tok < p.m);
       }
+#pragma unroll
+      for (int j = 0; j < NT; ++j)
+#pragma unroll
+        for (int e = 0; e < 2; ++e) {
+          const int tok = tok0 + j * kFragTokens + 2 * t + e;
+          ptx::cp_async_4(sc + (1 + 2 * j + e) * 32, p.a_scale + int64_t(tok < p.m ? tok : 0) * p.sa_m + kb * p.sa_k,
+                          tok < p.m);
+        }
+    }
   };
 
   ptx::launch_dependents();
-  // A, a_scale and C may belong to the preceding kernel (PDL), and every slot holds tokens as well as
-  // weight rows: wait before the first copy.
+  // Every operand and C may belong to the preceding kernel (PDL): wait before the first copy.
   ptx::grid_dependency_wait();
-
 #pragma unroll
   for (int s = 0; s < S; ++s) {
     if (s < nkb) issue(kb_begin + s * warps, s);
     ptx::cp_async_commit();  // one group per slot, empty or not: the wait below counts groups
   }
+  if constexpr (kFused) {  // while the rings fill
+    quantize_tokens<kTokens>(xq, xs, p, tok0, kb_first, kb_count);
+    __syncthreads();
+  }
   float acc[RT][NT][4] = {};
   for (int i = 0; i < nkb; ++i) {
     const int slot = i % S;
+    const int kb = kb_begin + i * warps;
     ptx::cp_async_wait<S - 1>();  // k-block i's group (this thread's copies) has landed
     const uint8_t* src = ring + slot * kSlot + lane * 16;
     const float* sc = reinterpret_cast<const float*>(ring + slot * kSlot + kChunks * 512) + lane;
@@ -139,8 +211,18 @@ __global__ void __launch_bounds__(warpmma_max_warps(kFragTokens * NT, kFragRows 
 #pragma unroll
       for (int j = 0; j < NT; ++j) {
         uint4 x[2];
+        float sa0, sa1;
+        if constexpr (kFused) {
+          const uint8_t* row = xq + (j * kFragTokens + g) * (kb_count * 128 + 16) + (kb - kb_first) * 128 + 16 * t;
+          x[0] = *reinterpret_cast<const uint4*>(row);
+          x[1] = *reinterpret_cast<const uint4*>(row + 64);
+          sa0 = xs[(j * kFragTokens + 2 * t) * kb_count + kb - kb_first];
+          sa1 = xs[(j * kFragTokens + 2 * t + 1) * kb_count + kb - kb_first];
+        } else {
 #pragma unroll
-        for (int q = 0; q < 2; ++q) x[q] = *reinterpret_cast<const uint4*>(src + (kWChunks + j * 2 + q) * 512);
+          for (int q = 0; q < 2; ++q) x[q] = *reinterpret_cast<const uint4*>(src + (kWChunks + j * 2 + q) * 512);
+          sa0 = sc[(1 + 2 * j) * 32], sa1 = sc[(2 + 2 * j) * 32];
+        }
         const uint32_t* a_lo = &lo[0].x;
         const uint32_t* a_hi = &hi[0].x;
         const uint32_t* b = &x[0].x;
@@ -149,7 +231,7 @@ __global__ void __launch_bounds__(warpmma_max_warps(kFragTokens * NT, kFragRows 
 #pragma unroll
         for (int k = 0; k < 4; ++k)
           ptx::mma_m16n8k32_e4m3(d, a_lo[2 * k], a_hi[2 * k], a_lo[2 * k + 1], a_hi[2 * k + 1], b[2 * k], b[2 * k + 1]);
-        const float s0 = sb * sc[(1 + 2 * j) * 32], s1 = sb * sc[(2 + 2 * j) * 32];
+        const float s0 = sb * sa0, s1 = sb * sa1;
         acc[r][j][0] += d[0] * s0, acc[r][j][1] += d[1] * s1;
         acc[r][j][2] += d[2] * s0, acc[r][j][3] += d[3] * s1;
       }
@@ -200,10 +282,10 @@ __global__ void __launch_bounds__(warpmma_max_warps(kFragTokens * NT, kFragRows 
   ptx::cluster_wait();
 }
 
-template <int NT, int RT, int S>
+template <int NT, int RT, int S, bool kFused>
 blockfp8_status_t enqueue(const Params& prm, int warps, int64_t strips, int64_t token_tiles, const DeviceInfo& dev,
                           cudaStream_t stream) {
-  int smem = warpmma_smem_bytes(kFragTokens * NT, kFragRows * RT, S, warps);
+  int smem = warpmma_smem_bytes(kFragTokens * NT, kFragRows * RT, S, warps, kFused ? prm.kb_slice : 0);
   // A grid of at most one CTA an SM asks for more than half an SM's shared memory, so that the block
   // scheduler cannot put two on one SM while another idles (measured: 96 CTAs of 110 KB on 1536x7168
   // ran 8.2 us at M = 1, 96 of 221 KB 5.9 us). BLOCKFP8_WARPMMA_SPREAD=0 turns it off (diagnostic).
@@ -211,7 +293,7 @@ blockfp8_status_t enqueue(const Params& prm, int warps, int64_t strips, int64_t 
   if (spread && strips * prm.split * token_tiles <= dev.sm_count)
     smem = std::max(smem, std::min(dev.smem_per_block_optin, dev.smem_per_sm / 2 - dev.smem_reserved_per_cta + 1024));
   static std::atomic<int> raised[kMaxDevices];
-  if (smem > 48 * 1024 && raise_smem_limit(swapab_warpmma_kernel<NT, RT, S>, raised, smem) != cudaSuccess)
+  if (smem > 48 * 1024 && raise_smem_limit(swapab_warpmma_kernel<NT, RT, S, kFused>, raised, smem) != cudaSuccess)
     return BLOCKFP8_ERROR_CUDA;
   cudaLaunchAttribute attr[2];
   attr[0].id = cudaLaunchAttributeClusterDimension;
@@ -227,15 +309,11 @@ blockfp8_status_t enqueue(const Params& prm, int warps, int64_t strips, int64_t 
   lc.stream = stream;
   lc.attrs = attr;
   lc.numAttrs = 2;
-  if (cudaLaunchKernelEx(&lc, swapab_warpmma_kernel<NT, RT, S>, prm) != cudaSuccess) return BLOCKFP8_ERROR_CUDA;
+  if (cudaLaunchKernelEx(&lc, swapab_warpmma_kernel<NT, RT, S, kFused>, prm) != cudaSuccess) return BLOCKFP8_ERROR_CUDA;
   return BLOCKFP8_SUCCESS;
 }
 
-}  // namespace
-
-blockfp8_status_t launch_swapab_warpmma(const Problem& p, const blockfp8_config_t& cfg, const DeviceInfo& dev,
-                                        cudaStream_t stream) {
-  if (p.m == 0) return BLOCKFP8_SUCCESS;
+Params make_params(const Problem& p, const blockfp8_config_t& cfg) {
   Params prm{};
   prm.m = int(p.m), prm.n = int(p.n), prm.kb_total = int(p.k_blocks());
   prm.split = cfg.split_k;
@@ -245,6 +323,15 @@ blockfp8_status_t launch_swapab_warpmma(const Problem& p, const blockfp8_config_
   prm.b = static_cast<const uint8_t*>(p.b), prm.ldb = p.ldb;
   prm.b_scale = p.b_scale, prm.sb_n = p.b_scale_stride_n, prm.sb_k = p.b_scale_stride_k;
   prm.c = p.c, prm.ldc = p.ldc, prm.c_dtype = p.c_dtype;
+  return prm;
+}
+
+}  // namespace
+
+blockfp8_status_t launch_swapab_warpmma(const Problem& p, const blockfp8_config_t& cfg, const DeviceInfo& dev,
+                                        cudaStream_t stream) {
+  if (p.m == 0) return BLOCKFP8_SUCCESS;
+  const Params prm = make_params(p, cfg);
   const int warps = 4 * cfg.warpgroups;
   const int64_t strips = (p.n + cfg.weight_rows - 1) / cfg.weight_rows;
   const int64_t token_tiles = (p.m + cfg.token_tile - 1) / cfg.token_tile;
@@ -252,9 +339,27 @@ blockfp8_status_t launch_swapab_warpmma(const Problem& p, const blockfp8_config_
   switch (key) {
 #define BLOCKFP8_WARPMMA_CASE(TT, RR, UU) \
   case TT * 1000 + RR * 10 + UU:          \
-    return enqueue<TT / kFragTokens, RR / kFragRows, UU>(prm, warps, strips, token_tiles, dev, stream);
+    return enqueue<TT / kFragTokens, RR / kFragRows, UU, false>(prm, warps, strips, token_tiles, dev, stream);
     BLOCKFP8_WARPMMA_CONFIGS(BLOCKFP8_WARPMMA_CASE)
 #undef BLOCKFP8_WARPMMA_CASE
+    default: return BLOCKFP8_ERROR_INVALID_CONFIG;
+  }
+}
+
+blockfp8_status_t launch_swapab_warpmma_fused(const Problem& p, const FusedA& x, const blockfp8_config_t& cfg,
+                                              const DeviceInfo& dev, cudaStream_t stream) {
+  if (!warpmma_fused_ok(cfg, p.m, p.k, dev)) return BLOCKFP8_ERROR_INVALID_CONFIG;
+  Params prm = make_params(p, cfg);
+  prm.x = static_cast<const __nv_bfloat16*>(x.x), prm.ldx = x.ldx, prm.ue8m0 = x.fmt == BLOCKFP8_SCALE_UE8M0;
+  const int warps = 4 * cfg.warpgroups;
+  const int64_t strips = (p.n + cfg.weight_rows - 1) / cfg.weight_rows;
+  const int key = cfg.token_tile * 1000 + cfg.weight_rows * 10 + cfg.stage_kblocks;
+  switch (key) {
+#define BLOCKFP8_WARPMMA_FUSED_CASE(TT, RR, UU) \
+  case TT * 1000 + RR * 10 + UU:                \
+    return enqueue<TT / kFragTokens, RR / kFragRows, UU, true>(prm, warps, strips, 1, dev, stream);
+    BLOCKFP8_WARPMMA_FUSED_CONFIGS(BLOCKFP8_WARPMMA_FUSED_CASE)
+#undef BLOCKFP8_WARPMMA_FUSED_CASE
     default: return BLOCKFP8_ERROR_INVALID_CONFIG;
   }
 }

@@ -337,9 +337,9 @@ TEST_F(FusedTest, FallbackShapesBitwiseMatchQuantizeThenGemm) {
   EXPECT_EQ(t.one_launch, 0) << "M > 32 must take the two-launch path";
 }
 
-// Every M from 1 to 32 on the primary decode shape (DeepSeek's fused_qkv_a, 2112 x 7168): two launches
-// at every M (M <= 8: the GEMM is the warp-MMA kernel, which has no fused form; above, more groups
-// than the fused prologue takes), bitwise equal to quantiser + GEMM.
+// Every M from 1 to 32 on the primary decode shape (DeepSeek's fused_qkv_a, 2112 x 7168): one launch
+// up to M = 8 (the warp-MMA kernel's fused form), two above (the TMA decode kernel, more groups than
+// its fused prologue takes), bitwise equal to quantiser + GEMM on both.
 TEST_F(FusedTest, EveryMUpTo32OnThePrimaryShape) {
   SCOPED_TRACE(seed_note());
   Weights w;
@@ -352,8 +352,8 @@ TEST_F(FusedTest, EveryMUpTo32OnThePrimaryShape) {
     check_formats_and_dtypes(x, w, m, 0, s, stream_, t);
     if (HasFailure()) return;
   }
-  EXPECT_EQ(t.one_launch, 0);
-  EXPECT_EQ(t.two_launch, 32 * 4);
+  EXPECT_EQ(t.one_launch, 8 * 4);
+  EXPECT_EQ(t.two_launch, 24 * 4);
 }
 
 // ---- which path -----------------------------------------------------------------------------------
@@ -389,6 +389,15 @@ TEST_F(FusedTest, WorkspaceSizeSaysOneLaunchForDecode) {
   EXPECT_GE(size(64, x.get(), k, BLOCKFP8_DTYPE_BF16), two_launch_64) << "M=64";
   EXPECT_GT(size(33, x.get(), k, BLOCKFP8_DTYPE_BF16), 0u) << "M=33";
   EXPECT_EQ(size(0, nullptr, k, BLOCKFP8_DTYPE_BF16), 0u) << "M=0";
+  // The primary shape (2112 x 7168): the warp-MMA kernel's fused form up to M = 8, two launches above.
+  DeviceBuffer b2;
+  CUDA_ASSERT(b2.alloc(size_t(2112 * k)));
+  for (int64_t m = 1; m <= 16; ++m) {
+    size_t bytes = 12345;
+    ASSERT_EQ(blockfp8_gemm_bf16a_workspace_size(m, 2112, k, x.get(), k, BLOCKFP8_DTYPE_BF16, b2.get(), k, &bytes),
+              BLOCKFP8_SUCCESS);
+    EXPECT_EQ(bytes == 0, m <= 8) << "2112 x 7168, M=" << m;
+  }
 }
 
 // ---- layouts and dtypes ---------------------------------------------------------------------------
@@ -614,8 +623,9 @@ TEST_F(FusedTest, AgainstCpuReference) {
 // ---- for compute-sanitizer (tools/device_suite.sh) ------------------------------------------------
 
 // Small and fast: one call down each path (one launch at M = 4 and M = 12 on 576 x 1024, X 16 bytes
-// in for the latter, which the unit test FusedPlan.SanitizerShapesTakeOneLaunch pins on an H200's
-// description; two launches for M = 40, an unaligned X, fp16 X), each checked bitwise.
+// in for the latter, and the warp-MMA kernel's at M = 3 on 2112 x 512, which the unit test
+// FusedPlan.SanitizerShapesTakeOneLaunch pins on an H200's description; two launches for M = 40, an
+// unaligned X, fp16 X), each checked bitwise.
 TEST_F(FusedTest, SanitizerSmoke) {
   SCOPED_TRACE(seed_note());
   struct S {
@@ -627,7 +637,7 @@ TEST_F(FusedTest, SanitizerSmoke) {
   uint64_t salt = 700;
   for (S c0 : {S{4, 576, 1024, 0, 0, BLOCKFP8_DTYPE_BF16}, S{12, 576, 1024, 16, 8, BLOCKFP8_DTYPE_BF16},
                S{40, 300, 1024, 0, 0, BLOCKFP8_DTYPE_BF16}, S{3, 300, 1024, 2, 3, BLOCKFP8_DTYPE_BF16},
-               S{5, 200, 512, 0, 0, BLOCKFP8_DTYPE_FP16}}) {
+               S{5, 200, 512, 0, 0, BLOCKFP8_DTYPE_FP16}, S{3, 2112, 512, 0, 0, BLOCKFP8_DTYPE_BF16}}) {
     Weights w;
     ASSERT_NO_FATAL_FAILURE(make_weights(w, c0.n, c0.k, case_seed(++salt), stream_));
     XTensor x;

@@ -350,10 +350,10 @@ TEST(ValidateFused, FirstViolatedRuleWins) {
 // (M x kb_slice <= kSwapabFusedMaxGroups = 40) and swapab_fused_stages finds a ring. On the primary
 // decode shape (split 3: 19 k-blocks a slice) that is M <= 2; on 576 x 7168 (split 8: 7) M <= 5;
 // never above 32 tokens. (The GPU suite checks the same through blockfp8_gemm_bf16a_workspace_size.)
-// One launch only where the GEMM itself is the TMA decode kernel on a short enough slice: the fused
-// kernel must give blockfp8_gemm's bits, and at M <= 8 on 2112 x 7168 blockfp8_gemm runs the warp-MMA
-// kernel, which has no fused form.
-TEST(FusedPlan, OneLaunchOnlyWhereTheTmaDecodeKernelRunsAShortSlice) {
+// One launch where the GEMM is the TMA decode kernel on a short enough slice, or the warp-MMA kernel
+// (whose fused form quantises any K slice): the fused kernel must give blockfp8_gemm's bits, so it
+// is the fused form of whatever blockfp8_gemm runs.
+TEST(FusedPlan, OneLaunchWhereTheGemmsKernelHasAFusedForm) {
   using namespace blockfp8::detail;
   const DeviceInfo d{};  // an H200's defaults
   for (int64_t n : {2112, 576})
@@ -363,9 +363,12 @@ TEST(FusedPlan, OneLaunchOnlyWhereTheTmaDecodeKernelRunsAShortSlice) {
       const bool tma_decode = cfg.kernel == BLOCKFP8_KERNEL_SWAPAB_SPLITK;
       const bool short_slice = tma_decode && m * swapab_kb_slice(56, cfg.split_k) <= kSwapabFusedMaxGroups;
       EXPECT_EQ(swapab_fused_stages(cfg, m, 7168, d) > 0, short_slice) << "N=" << n << " M=" << m;
-      if (n == 2112) EXPECT_EQ(tma_decode, m > kWarpMmaMaxM) << m;
+      const bool warpmma = cfg.kernel == BLOCKFP8_KERNEL_WARP_MMA;
+      EXPECT_EQ(warpmma_fused_ok(cfg, m, 7168, d), warpmma) << "N=" << n << " M=" << m;
+      if (n == 2112) EXPECT_EQ(warpmma, m <= kWarpMmaMaxM) << m;
       if (n == 2112) EXPECT_FALSE(short_slice) << m;  // M <= 8 warp-MMA, M > 8 more than 40 groups
       if (n == 576) EXPECT_EQ(short_slice, m <= 5) << m;
+      if (n == 576) EXPECT_FALSE(warpmma) << m;
     }
   for (int64_t m : {33, 64, 200}) {
     blockfp8_config_t cfg = choose_config(m, 2112, 7168, d);
@@ -384,6 +387,26 @@ TEST(FusedPlan, SanitizerShapesTakeOneLaunch) {
     ASSERT_EQ(check_config(cfg, m, 576, 1024, d), BLOCKFP8_SUCCESS) << m;
     EXPECT_GT(swapab_fused_stages(cfg, m, 1024, d), 0) << "M=" << m;
   }
+  blockfp8_config_t cfg = choose_config(3, 2112, 512, d);  // the warp-MMA kernel's fused form
+  ASSERT_EQ(check_config(cfg, 3, 2112, 512, d), BLOCKFP8_SUCCESS);
+  EXPECT_TRUE(warpmma_fused_ok(cfg, 3, 512, d));
+}
+
+// The warp-MMA kernel's fused form: one token tile, the instantiated configurations, a slice that fits.
+TEST(FusedPlan, WarpMmaFusedRules) {
+  using namespace blockfp8::detail;
+  const DeviceInfo d{};
+  blockfp8_config_t c{};
+  c.kernel = BLOCKFP8_KERNEL_WARP_MMA, c.token_tile = 8, c.weight_rows = 16, c.split_k = 1, c.warpgroups = 2;
+  c.stage_kblocks = 4;
+  EXPECT_TRUE(warpmma_fused_ok(c, 8, 7168, d));
+  EXPECT_FALSE(warpmma_fused_ok(c, 9, 7168, d));       // two token tiles
+  EXPECT_TRUE(warpmma_fused_ok(c, 1, 16384, d));       // 128 k-blocks resident: 132 KB + rings
+  EXPECT_FALSE(warpmma_fused_ok(c, 1, 128 * 256, d));  // 256 k-blocks: no room
+  c.stage_kblocks = 8;
+  EXPECT_FALSE(warpmma_fused_ok(c, 1, 7168, d));  // no fused instantiation
+  c.stage_kblocks = 4, c.kernel = BLOCKFP8_KERNEL_SWAPAB_SPLITK;
+  EXPECT_FALSE(warpmma_fused_ok(c, 1, 7168, d));
 }
 
 }  // namespace
