@@ -342,6 +342,7 @@ bool warpmma_fused_ok(const blockfp8_config_t& cfg, int64_t m, int64_t k, const 
   BLOCKFP8_WARPMMA_FUSED_CONFIGS(BLOCKFP8_WARPMMA_FUSED_MATCH)
 #undef BLOCKFP8_WARPMMA_FUSED_MATCH
   const int kb_slice = swapab_kb_slice(k / 128, cfg.split_k);
+  if (m * kb_slice > int64_t(2 * 4 * cfg.warpgroups) * kWarpMmaFusedLoads) return false;
   return instantiated && warpmma_smem_bytes(cfg.token_tile, cfg.weight_rows, cfg.stage_kblocks, 4 * cfg.warpgroups,
                                             kb_slice) <= dev.smem_per_block_optin;
 }

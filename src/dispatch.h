@@ -171,8 +171,12 @@ constexpr int warpmma_smem_bytes(int token_tile, int weight_rows, int ring, int 
 }
 // The fused A side (blockfp8_gemm_bf16a in one launch) of the configurations the dispatcher picks.
 #define BLOCKFP8_WARPMMA_FUSED_CONFIGS(X) X(8, 16, 4) X(8, 32, 2)
+// Each thread of the fused kernel loads this many 16-byte pieces of X, all before the weight copies:
+// a CTA of w warps quantises at most 2 w x kWarpMmaFusedLoads groups of 128 (M x K slice k-blocks).
+constexpr int kWarpMmaFusedLoads = 4;
 // Whether blockfp8_gemm_bf16a runs `cfg` (blockfp8_gemm's choice) as one warp-MMA launch that
-// quantises its tokens itself: one token tile, an instantiated fused kernel, and room for the slice.
+// quantises its tokens itself: one token tile, an instantiated fused kernel, a slice of tokens one
+// pass of loads covers, and room for it.
 bool warpmma_fused_ok(const blockfp8_config_t& cfg, int64_t m, int64_t k, const DeviceInfo& dev);
 // Whether (token tile, weight rows, ring) is instantiated.
 bool warpmma_instantiated(int token_tile, int weight_rows, int kblocks);

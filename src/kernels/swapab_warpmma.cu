@@ -60,33 +60,40 @@ struct Params {
 // blockfp8_quantize_1x128 does (quant_math.cuh: same formula, same bytes, same scales): rows of
 // kb_count x 128 bytes plus 16 (the pad puts token g's chunk t in banks 4g + 4t.., not all on 4t..),
 // and a [token][k-block] table of scales. Tokens past M are zeros with scale 0, as the GEMM's copies
-// would read them. A half-warp owns a group of 128 (lane `sub` holds elements 8 sub .. 8 sub + 7);
-// every load of a pass is issued before any arithmetic, behind the weight copies already in flight.
+// would read them. A half-warp owns a group of 128 (lane `sub` holds elements 8 sub .. 8 sub + 7),
+// and the whole slice is one pass of kWarpMmaFusedLoads loads a thread (warpmma_fused_ok), issued
+// before the weight copies: issued after them, the X loads came back behind a ring-full of weight and
+// the stream stalled while the CTA quantised (s11 call 5: 2112x7168 M = 1 one launch 8.80 us against
+// 8.82 for quantiser + GEMM).
 template <int kTokens>
-__device__ __forceinline__ void quantize_tokens(uint8_t* xq, float* xs, const Params& p, int tok0, int kb_first,
-                                                int kb_count) {
-  constexpr int kLoads = 4;
-  const int pitch = kb_count * 128 + 16;
-  const int live = max(0, min(kTokens, p.m - tok0));
-  const int groups = live * kb_count;
-  const int sub = threadIdx.x % 16, half = threadIdx.x / 16, halves = blockDim.x / 16;
-  // A warp's two half-warps take groups h and h + 1: `pair` (the even one) >= groups means both are
-  // past the end, so the exits below are warp-uniform (the shuffles need the whole warp).
-  for (int base = half; base - half < groups; base += kLoads * halves) {
-    const int pair = base - half % 2;
-    uint4 raw[kLoads];
+struct TokenSlice {
+  uint4 raw[kWarpMmaFusedLoads];
+  int groups, kb_count, tok0;
+
+  __device__ __forceinline__ void load(const Params& p, int tok0_, int kb_first, int kb_count_) {
+    tok0 = tok0_, kb_count = kb_count_;
+    groups = max(0, min(kTokens, p.m - tok0)) * kb_count;
+    const int sub = threadIdx.x % 16, half = threadIdx.x / 16, halves = blockDim.x / 16;
 #pragma unroll
-    for (int u = 0; u < kLoads; ++u) {
-      const int grp = base + u * halves;
+    for (int u = 0; u < kWarpMmaFusedLoads; ++u) {
+      const int grp = half + u * halves;
       raw[u] = make_uint4(0, 0, 0, 0);
       if (grp < groups) {
         const int tok = grp / kb_count, j = grp - tok * kb_count;
         raw[u] = __ldg(reinterpret_cast<const uint4*>(p.x + int64_t(tok0 + tok) * p.ldx + int64_t(kb_first + j) * 128) + sub);
       }
     }
+  }
+
+  __device__ __forceinline__ void quantize(uint8_t* xq, float* xs, bool ue8m0) const {
+    const int pitch = kb_count * 128 + 16;
+    const int sub = threadIdx.x % 16, half = threadIdx.x / 16, halves = blockDim.x / 16;
+    // A warp's two half-warps take groups h and h + 1: `pair` (the even one) >= groups means both are
+    // past the end, so the exits below are warp-uniform (the shuffles need the whole warp).
+    const int pair = half - half % 2;
 #pragma unroll
-    for (int u = 0; u < kLoads; ++u) {
-      const int grp = base + u * halves;
+    for (int u = 0; u < kWarpMmaFusedLoads; ++u) {
+      const int grp = half + u * halves;
       if (pair + u * halves >= groups) continue;  // warp-uniform
       const __nv_bfloat16* h = reinterpret_cast<const __nv_bfloat16*>(&raw[u]);
       float f[8];
@@ -95,20 +102,21 @@ __device__ __forceinline__ void quantize_tokens(uint8_t* xq, float* xs, const Pa
       const float amax = half_warp_group_amax(f);
       if (grp >= groups) continue;  // uniform across the half-warp, after the shuffles
       const int tok = grp / kb_count, j = grp - tok * kb_count;
-      const float sc = group_scale(amax, p.ue8m0);
+      const float sc = group_scale(amax, ue8m0);
       uint32_t packed[2];
-      if (p.ue8m0)
+      if (ue8m0)
         quantize_by_scale<true>(f, sc, packed);
       else
         quantize_by_scale<false>(f, sc, packed);
       *reinterpret_cast<uint2*>(xq + tok * pitch + j * 128 + sub * 8) = make_uint2(packed[0], packed[1]);
       if (sub == 0) xs[tok * kb_count + j] = sc;
     }
+    const int live = groups / max(kb_count, 1);
+    for (int i = live * (pitch / 16) + threadIdx.x; i < kTokens * (pitch / 16); i += blockDim.x)
+      reinterpret_cast<uint4*>(xq)[i] = make_uint4(0, 0, 0, 0);
+    for (int i = live * kb_count + threadIdx.x; i < kTokens * kb_count; i += blockDim.x) xs[i] = 0.f;
   }
-  for (int i = live * (pitch / 16) + threadIdx.x; i < kTokens * (pitch / 16); i += blockDim.x)
-    reinterpret_cast<uint4*>(xq)[i] = make_uint4(0, 0, 0, 0);
-  for (int i = live * kb_count + threadIdx.x; i < kTokens * kb_count; i += blockDim.x) xs[i] = 0.f;
-}
+};
 
 // NT token fragments (token tile 8 NT), RT row fragments (weight rows 16 RT), S k-blocks in flight per
 // thread; kFused: A is quantised from X inside the kernel (one token tile). Grid: x = row strip x
@@ -183,13 +191,15 @@ __global__ void __launch_bounds__(warpmma_max_warps(kFragTokens * NT, kFragRows 
   ptx::launch_dependents();
   // Every operand and C may belong to the preceding kernel (PDL): wait before the first copy.
   ptx::grid_dependency_wait();
+  TokenSlice<kTokens> slice;
+  if constexpr (kFused) slice.load(p, tok0, kb_first, kb_count);  // first: see TokenSlice
 #pragma unroll
   for (int s = 0; s < S; ++s) {
     if (s < nkb) issue(kb_begin + s * warps, s);
     ptx::cp_async_commit();  // one group per slot, empty or not: the wait below counts groups
   }
   if constexpr (kFused) {  // while the rings fill
-    quantize_tokens<kTokens>(xq, xs, p, tok0, kb_first, kb_count);
+    slice.quantize(xq, xs, p.ue8m0);
     __syncthreads();
   }
   float acc[RT][NT][4] = {};
