@@ -33,6 +33,7 @@
 
 #include "blockfp8/blockfp8.h"
 #include "blockfp8/blockfp8.hpp"
+#include "device_info.h"
 #include "dispatch.h"  // legal pipeline depths of a forced config (src/dispatch.h)
 #include "dispatch_tiled.h"
 #include "gemm_arena.h"
@@ -273,12 +274,15 @@ int main(int argc, char** argv) {
     return 77;
   }
 
-  blockfp8::detail::DeviceInfo dev;
-  {
-    int d = 0;
-    cudaGetDevice(&d);
-    cudaDeviceGetAttribute(&dev.smem_per_block_optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, d);
+  // The library's own description of this device (cluster capacities included): a draw checked
+  // against the CPU defaults (44 clusters of 3, where an H200 holds fewer) could be one the library
+  // rightly refuses (s11 call 7: a forced split tiled config of 44 units).
+  const blockfp8::detail::DeviceInfo* devp = nullptr;
+  if (blockfp8::detail::current_device_info(&devp) != BLOCKFP8_SUCCESS) {
+    std::printf("cannot describe the device\n0 cases, 1 failures, seed %" PRIu64 "\n", seed);
+    return 1;
   }
+  const blockfp8::detail::DeviceInfo& dev = *devp;
   cudaStream_t stream = nullptr;
   if (cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking) != cudaSuccess) {
     std::printf("cudaStreamCreateWithFlags failed\n0 cases, 1 failures, seed %" PRIu64 "\n", seed);
