@@ -17,6 +17,12 @@
 // only what it copied itself, so cp.async.wait_group alone orders the ring: no warp or CTA barrier.
 //
 // Tokens sit on the MMA's N side (8 a fragment), weight rows on its M side (16): Cᵀ = B·Aᵀ, swap-AB.
+// On sm_90 ptxas lowers the fp8 mma.sync to two HMMA.16816.F32 after e4m3 -> f16x2 conversions
+// (exact: e4m3 is a subset of f16); at a few tokens the tensor work is a rounding error.
+//
+// Where it runs: the dispatcher takes it at M <= 8 where its strips fill one round of SMs
+// (choose_warpmma_config); at M >= 16, or where strips take two rounds, the TMA kernel wins (every
+// strip re-reads the tokens: s11 calls 2-3). kFused: blockfp8_gemm_bf16a in one launch.
 #include <cuda_bf16.h>
 #include <cuda_runtime_api.h>
 
