@@ -78,8 +78,8 @@ typedef enum blockfp8_kernel {
   BLOCKFP8_KERNEL_SWAPAB_SPLITK = 1, /* decode: weight rows on wgmma M, tokens on wgmma N, K split over a cluster */
   BLOCKFP8_KERNEL_SIMT = 2,          /* plain CUDA cores; any alignment; the correctness fallback */
   BLOCKFP8_KERNEL_TILED = 3,         /* prefill: tokens on wgmma M (128-row tiles), weight rows on wgmma N */
-  BLOCKFP8_KERNEL_WARP_MMA = 4       /* decode at a few tokens: weight rows loaded straight into registers,
-                                        warp-level fp8 MMA (mma.sync), one CTA a strip of rows over all K */
+  BLOCKFP8_KERNEL_WARP_MMA = 4       /* decode at a few tokens: one CTA a strip of weight rows over all K,
+                                        each thread's own cp.async ring, warp-level fp8 MMA (mma.sync) */
 } blockfp8_kernel_t;
 
 /* A kernel configuration: what the dispatcher picked, or what a caller forces (benchmarks, tests). */
@@ -89,7 +89,7 @@ typedef struct blockfp8_config {
                           TILED: 128 (two math warpgroups of 64 on wgmma M). WARP_MMA: 8, 16 or 32 */
   int32_t split_k;     /* SWAPAB_SPLITK, WARP_MMA: CTAs of one cluster sharing a tile along K: 1..8.
                           TILED: 1..4 */
-  int32_t stages;      /* TMA pipeline depth; 0 = as deep as shared memory allows */
+  int32_t stages;      /* TMA pipeline depth; 0 = as deep as shared memory allows. WARP_MMA: 0 */
   int32_t warpgroups;  /* SWAPAB_SPLITK: math warpgroups, 1 or 2. Two take alternate stages of token
                           tiles up to 64 and split a 128-token tile by tokens (64 each). 0 = two
                           where they can run the problem, else one. WARP_MMA: the CTA's warps / 4,
@@ -99,8 +99,8 @@ typedef struct blockfp8_config {
                           that every SM gets an equal share of the weight). TILED: wgmma N, a multiple of 16.
                           WARP_MMA: 16 or 32 */
   int32_t stage_kblocks; /* SWAPAB_SPLITK: 128-wide k-blocks per pipeline stage (one TMA box each for
-                            weight and tokens): 1..16; 0 = default. WARP_MMA: k-blocks each warp
-                            loads before it uses any (1, 2 or 4, as instantiated); 0 = default */
+                            weight and tokens): 1..16; 0 = default. WARP_MMA: k-blocks each thread
+                            keeps in flight in its cp.async ring (2, 4 or 8, as instantiated); 0 = default */
   int32_t flags;         /* blockfp8_flags_t, ORed; read with kernel AUTO */
   int32_t cluster_m;     /* TILED: CTAs of a cluster on neighbouring token tiles, each multicasting its
                             share of their one weight tile to all: 1 or 2; 0 = default */
