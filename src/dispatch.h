@@ -173,7 +173,7 @@ constexpr int warpmma_smem_bytes(int token_tile, int weight_rows, int ring, int 
 #define BLOCKFP8_WARPMMA_FUSED_CONFIGS(X) X(8, 16, 4) X(8, 32, 2)
 // Each thread of the fused kernel loads this many 16-byte pieces of X, all before the weight copies:
 // a CTA of w warps quantises at most 2 w x kWarpMmaFusedLoads groups of 128 (M x K slice k-blocks).
-constexpr int kWarpMmaFusedLoads = 8;
+constexpr int kWarpMmaFusedLoads = 4;
 // Whether blockfp8_gemm_bf16a runs `cfg` (blockfp8_gemm's choice) as one warp-MMA launch that
 // quantises its tokens itself: one token tile, an instantiated fused kernel, a slice of tokens one
 // pass of loads covers, and room for it.

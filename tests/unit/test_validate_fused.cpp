@@ -364,8 +364,8 @@ TEST(FusedPlan, OneLaunchWhereTheGemmsKernelHasAFusedForm) {
       const bool short_slice = tma_decode && m * swapab_kb_slice(56, cfg.split_k) <= kSwapabFusedMaxGroups;
       EXPECT_EQ(swapab_fused_stages(cfg, m, 7168, d) > 0, short_slice) << "N=" << n << " M=" << m;
       const bool warpmma = cfg.kernel == BLOCKFP8_KERNEL_WARP_MMA;
-      // One pass of loads: 16 half-warps x kWarpMmaFusedLoads (8) groups, so M <= 2 at 56 k-blocks.
-      EXPECT_EQ(warpmma_fused_ok(cfg, m, 7168, d), warpmma && m <= 2) << "N=" << n << " M=" << m;
+      // One pass of loads: 16 half-warps x kWarpMmaFusedLoads groups, so M = 1 at 56 k-blocks.
+      EXPECT_EQ(warpmma_fused_ok(cfg, m, 7168, d), warpmma && m == 1) << "N=" << n << " M=" << m;
       if (n == 2112) EXPECT_EQ(warpmma, m <= kWarpMmaMaxM) << m;
       if (n == 2112) EXPECT_FALSE(short_slice) << m;  // M <= 8 warp-MMA, M > 8 more than 40 groups
       if (n == 576) EXPECT_EQ(short_slice, m <= 5) << m;
@@ -400,13 +400,14 @@ TEST(FusedPlan, WarpMmaFusedRules) {
   blockfp8_config_t c{};
   c.kernel = BLOCKFP8_KERNEL_WARP_MMA, c.token_tile = 8, c.weight_rows = 16, c.split_k = 1, c.warpgroups = 2;
   c.stage_kblocks = 4;
-  EXPECT_TRUE(warpmma_fused_ok(c, 2, 7168, d));   // 112 groups: one pass of 8 loads over 16 half-warps
-  EXPECT_FALSE(warpmma_fused_ok(c, 3, 7168, d));  // 168
-  EXPECT_TRUE(warpmma_fused_ok(c, 8, 2048, d));   // 128
-  EXPECT_FALSE(warpmma_fused_ok(c, 8, 2176, d));  // 136
+  EXPECT_TRUE(warpmma_fused_ok(c, 1, 7168, d));   // 56 groups: one pass of 4 loads over 16 half-warps
+  EXPECT_FALSE(warpmma_fused_ok(c, 2, 7168, d));  // 112
+  EXPECT_TRUE(warpmma_fused_ok(c, 5, 1536, d));   // 60
+  EXPECT_FALSE(warpmma_fused_ok(c, 6, 1536, d));  // 72
+  EXPECT_TRUE(warpmma_fused_ok(c, 8, 1024, d));
   EXPECT_FALSE(warpmma_fused_ok(c, 9, 512, d));   // two token tiles
   c.warpgroups = 4;
-  EXPECT_TRUE(warpmma_fused_ok(c, 4, 7168, d));   // 32 half-warps: 256 groups
+  EXPECT_TRUE(warpmma_fused_ok(c, 2, 7168, d));   // 32 half-warps: 128 groups
   c.warpgroups = 2;
   c.stage_kblocks = 8;
   EXPECT_FALSE(warpmma_fused_ok(c, 1, 7168, d));  // no fused instantiation
