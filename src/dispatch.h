@@ -173,6 +173,8 @@ constexpr int warpmma_smem_bytes(int token_tile, int weight_rows, int ring, int 
 #define BLOCKFP8_WARPMMA_FUSED_CONFIGS(X) X(8, 16, 4) X(8, 32, 2)
 // Each thread of the fused kernel loads this many 16-byte pieces of X, all before the weight copies:
 // a CTA of w warps quantises at most 2 w x kWarpMmaFusedLoads groups of 128 (M x K slice k-blocks).
+// Eight (M = 2 at K = 7168 in one launch) measured 0.99-1.13x two launches there, and 1.07x at
+// 3072x1536 M = 8 (s11 call 10): every CTA reads the same X rows, so the prologue grows with M.
 constexpr int kWarpMmaFusedLoads = 4;
 // Whether blockfp8_gemm_bf16a runs `cfg` (blockfp8_gemm's choice) as one warp-MMA launch that
 // quantises its tokens itself: one token tile, an instantiated fused kernel, a slice of tokens one
