@@ -1,7 +1,10 @@
 // The 1x128 quantisation formula on the device, shared by the standalone quantiser
-// (quantize_1x128.cu) and the decode kernel's fused A side (swapab_splitk.cu), so the two produce the
-// same bytes and scales. The formula and its vLLM equivalence are documented in quantize_1x128.cu.
+// (quantize_1x128.cu) and the decode kernels' fused A sides (swapab_splitk.cu, swapab_warpmma.cu), so
+// they produce the same bytes and scales. The formula and its vLLM equivalence are documented in
+// quantize_1x128.cu.
 #pragma once
+
+#include <cuda_bf16.h>
 
 #include <cfloat>
 #include <cstdint>
@@ -104,6 +107,23 @@ __device__ __forceinline__ void quantize_by_scale(const float (&f)[N], float s, 
     q1 = fminf(fmaxf(q1, -kFp8Max), kFp8Max);
     packed[i / 4] |= e4m3x2(q0, q1) << (8 * (i % 4));
   }
+}
+
+// The fused kernels' step: one group of 128 bf16 values held by a half-warp (lane `sub` of the half
+// holds elements 8 sub .. 8 sub + 7, one 16-byte load in `raw`) to this lane's 8 e4m3 bytes; returns
+// the group's scale. Every lane of the warp must call it (the amax shuffles span the half-warp); a
+// half-warp whose group does not exist passes zeros and drops the result.
+__device__ __forceinline__ float quantize_bf16_group(const uint4& raw, bool ue8m0, uint32_t (&packed)[2]) {
+  const __nv_bfloat16* h = reinterpret_cast<const __nv_bfloat16*>(&raw);
+  float f[8];
+#pragma unroll
+  for (int e = 0; e < 8; ++e) f[e] = __bfloat162float(h[e]);
+  const float s = group_scale(half_warp_group_amax(f), ue8m0);
+  if (ue8m0)
+    quantize_by_scale<true>(f, s, packed);
+  else
+    quantize_by_scale<false>(f, s, packed);
+  return s;
 }
 
 }  // namespace blockfp8::detail

@@ -343,19 +343,10 @@ __device__ __forceinline__ void quantize_slice(uint8_t* tokens, float* scales0, 
     for (int u = 0; u < kLoads; ++u) {
       const int g = base + u * per_pass;
       if (warp_base + u * per_pass >= groups) continue;  // warp-uniform: skips the shuffles too
-      const __nv_bfloat16* h = reinterpret_cast<const __nv_bfloat16*>(&raw[u]);
-      float f[8];
-#pragma unroll
-      for (int e = 0; e < 8; ++e) f[e] = __bfloat162float(h[e]);
-      const float amax = half_warp_group_amax(f);
+      uint32_t packed[2];
+      const float s = quantize_bf16_group(raw[u], p.ue8m0, packed);
       if (g >= groups) continue;  // uniform across the half-warp, after the shuffles
       const int t = g / kb_count, j = g - t * kb_count;
-      const float s = group_scale(amax, p.ue8m0);
-      uint32_t packed[2];
-      if (p.ue8m0)
-        quantize_by_scale<true>(f, s, packed);
-      else
-        quantize_by_scale<false>(f, s, packed);
       uint8_t* row = tokens + j * TN * kKBlockBytes + t * kKBlockBytes;
       *reinterpret_cast<uint2*>(row + (((sub >> 1) ^ (t & 7)) << 4) + (sub & 1) * 8) = make_uint2(packed[0], packed[1]);
       if (sub == 0) scales0[j * Layout<TN>::kScalePitch + t] = scales1[j * Layout<TN>::kScalePitch + t] = s;

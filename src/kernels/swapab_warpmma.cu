@@ -101,19 +101,10 @@ struct TokenSlice {
     for (int u = 0; u < kWarpMmaFusedLoads; ++u) {
       const int grp = half + u * halves;
       if (pair + u * halves >= groups) continue;  // warp-uniform
-      const __nv_bfloat16* h = reinterpret_cast<const __nv_bfloat16*>(&raw[u]);
-      float f[8];
-#pragma unroll
-      for (int e = 0; e < 8; ++e) f[e] = __bfloat162float(h[e]);
-      const float amax = half_warp_group_amax(f);
+      uint32_t packed[2];
+      const float sc = quantize_bf16_group(raw[u], ue8m0, packed);
       if (grp >= groups) continue;  // uniform across the half-warp, after the shuffles
       const int tok = grp / kb_count, j = grp - tok * kb_count;
-      const float sc = group_scale(amax, ue8m0);
-      uint32_t packed[2];
-      if (ue8m0)
-        quantize_by_scale<true>(f, sc, packed);
-      else
-        quantize_by_scale<false>(f, sc, packed);
       *reinterpret_cast<uint2*>(xq + tok * pitch + j * 128 + sub * 8) = make_uint2(packed[0], packed[1]);
       if (sub == 0) xs[tok * kb_count + j] = sc;
     }
