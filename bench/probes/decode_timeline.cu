@@ -1,5 +1,6 @@
 // Probe: where one decode-kernel call spends its time, from timestamps the kernel itself records.
-// Needs a library built with -DBLOCKFP8_TIMELINE=ON (swapab_splitk.cu's BLOCKFP8_MARK points).
+// Needs a library built with -DBLOCKFP8_TIMELINE=ON (the BLOCKFP8_MARK points of swapab_splitk.cu and
+// swapab_warpmma.cu; the plan says which kernel runs, and so whose marks are read).
 // The call is timed as the benchmark times it (rotating weight copies in one CUDA graph, cold L2);
 // the last call of the last replay leaves, per CTA, %globaltimer and clock64 at each mark, and this prints,
 // per mark, when the CTAs reached it relative to the first CTA's entry (globaltimer) and relative
@@ -20,15 +21,19 @@
 #include "inputs.h"
 #include "timing.h"
 
-namespace blockfp8::detail {
-int read_timeline(unsigned long long* host, int ctas);  // swapab_splitk.cu, BLOCKFP8_TIMELINE builds
+namespace blockfp8::detail {  // BLOCKFP8_TIMELINE builds
+int read_timeline(unsigned long long* host, int ctas);          // swapab_splitk.cu
+int read_warpmma_timeline(unsigned long long* host, int ctas);  // swapab_warpmma.cu
 }
 
-constexpr int kMarks = 11, kMaxCtas = 1024;  // kTimelineMarks in swapab_splitk.cu
+constexpr int kMarks = 11, kMaxCtas = 1024;  // kTimelineMarks, kTimelineCtas in kernels/timeline.cuh
 const char* kMarkNames[kMarks] = {"entry",        "producer may load", "first tile's loads issued",
                                   "scales loaded", "math done (wg0)",   "all ranks parked",
                                   "stored",        "exit",              "first stage landed (wg0)",
                                   "barriers initialised", "producer set up"};
+const char* kWarpMmaMarkNames[kMarks] = {"entry", "preceding grid done", "ring's first copies issued",
+                                         "first k-block landed (warp 0)", "math done (warp 0)",
+                                         "math done (all warps)", "exit", "", "", "", ""};
 
 int main(int argc, char** argv) try {
   using bench::DeviceBuffer;
@@ -81,7 +86,10 @@ int main(int argc, char** argv) try {
   const double per_call_us = bench::time_graph(call, order, 15, st).median_us;
 
   std::vector<unsigned long long> tl(size_t(kMaxCtas) * 2 * kMarks);
-  const int got = blockfp8::detail::read_timeline(tl.data(), kMaxCtas);
+  const bool warpmma = cfg.kernel == BLOCKFP8_KERNEL_WARP_MMA;
+  const int got = warpmma ? blockfp8::detail::read_warpmma_timeline(tl.data(), kMaxCtas)
+                          : blockfp8::detail::read_timeline(tl.data(), kMaxCtas);
+  const char* const* names = warpmma ? kWarpMmaMarkNames : kMarkNames;
   if (got <= 0) {
     std::printf("no timeline: is the library built with -DBLOCKFP8_TIMELINE=ON?\n");
     return 1;
@@ -118,7 +126,7 @@ int main(int argc, char** argv) try {
     if (g.empty()) continue;
     std::sort(g.begin(), g.end());
     std::sort(own.begin(), own.end());
-    std::printf("%-28s %8.0f %8.0f %8.0f   %8.0f %8.0f  (%zu CTAs)\n", kMarkNames[mk], g.front(), g[g.size() / 2],
+    std::printf("%-28s %8.0f %8.0f %8.0f   %8.0f %8.0f  (%zu CTAs)\n", names[mk], g.front(), g[g.size() / 2],
                 g.back(), own[own.size() / 2], own.back(), g.size());
   }
   return 0;

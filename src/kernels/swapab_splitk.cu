@@ -33,6 +33,7 @@
 #include "kernels/quant_math.cuh"
 #include "kernels/host_support.h"
 #include "kernels/store_out.cuh"
+#include "kernels/timeline.cuh"
 
 namespace blockfp8::detail {
 namespace {
@@ -41,26 +42,8 @@ using ptx::kKBlockBytes;
 
 constexpr int kRedPitch = kSwapabRedPitch;
 
-// Diagnostic build only (cmake -DBLOCKFP8_TIMELINE=ON): per-CTA timestamps of the latest launch,
-// read back by bench/probes/decode_timeline. Mark i stores %globaltimer (ns, comparable across SMs)
-// and clock64 (SM cycles, fine-grained within the CTA). Compiled out otherwise.
 #ifdef BLOCKFP8_TIMELINE
-constexpr int kTimelineCtas = 1024, kTimelineMarks = 11;
-__device__ unsigned long long g_timeline[kTimelineCtas][2 * kTimelineMarks];
-__device__ __forceinline__ void mark(int i) {
-  unsigned long long g;
-  asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(g));
-  const long long c = clock64();
-  if (blockIdx.x < kTimelineCtas) g_timeline[blockIdx.x][i] = g, g_timeline[blockIdx.x][kTimelineMarks + i] = c;
-}
-#define BLOCKFP8_MARK(i, cond) \
-  do {                          \
-    if (cond) mark(i);          \
-  } while (0)
-#else
-#define BLOCKFP8_MARK(i, cond) \
-  do {                          \
-  } while (0)
+__device__ TimelineRows g_timeline;  // kernels/timeline.cuh; read by read_timeline
 #endif
 
 struct Params {
@@ -829,12 +812,7 @@ int swapab_max_active_clusters(int split, int smem_bytes) {
 }
 
 #ifdef BLOCKFP8_TIMELINE
-int read_timeline(unsigned long long* host, int ctas) {
-  ctas = std::min(ctas, kTimelineCtas);
-  return cudaMemcpyFromSymbol(host, g_timeline, sizeof(unsigned long long) * 2 * kTimelineMarks * ctas) == cudaSuccess
-             ? ctas
-             : -1;
-}
+int read_timeline(unsigned long long* host, int ctas) { return copy_timeline(g_timeline, host, ctas); }
 #endif
 
 int swapab_reg_ctas(int token_tile, int warpgroups) {

@@ -34,9 +34,14 @@
 #include "kernels/ptx.cuh"
 #include "kernels/quant_math.cuh"
 #include "kernels/store_out.cuh"
+#include "kernels/timeline.cuh"
 
 namespace blockfp8::detail {
 namespace {
+
+#ifdef BLOCKFP8_TIMELINE
+__device__ TimelineRows g_timeline;  // kernels/timeline.cuh; read by read_warpmma_timeline
+#endif
 
 constexpr int kFragRows = 16;   // mma m16n8k32: weight rows of one fragment
 constexpr int kFragTokens = 8;  // its N: tokens of one fragment
@@ -185,9 +190,11 @@ __global__ void __launch_bounds__(warpmma_max_warps(kFragTokens * NT, kFragRows 
     }
   };
 
+  BLOCKFP8_MARK(0, threadIdx.x == 0);  // entry
   ptx::launch_dependents();
   // Every operand and C may belong to the preceding kernel (PDL): wait before the first copy.
   ptx::grid_dependency_wait();
+  BLOCKFP8_MARK(1, threadIdx.x == 0);  // the preceding grid is done
   TokenSlice<kTokens> slice;
   if constexpr (kFused) slice.load(p, tok0, kb_first, kb_count);  // first: see TokenSlice
 #pragma unroll
@@ -195,6 +202,7 @@ __global__ void __launch_bounds__(warpmma_max_warps(kFragTokens * NT, kFragRows 
     if (s < nkb) issue(kb_begin + s * warps, s);
     ptx::cp_async_commit();  // one group per slot, empty or not: the wait below counts groups
   }
+  BLOCKFP8_MARK(2, threadIdx.x == 0);  // the ring's first copies are issued
   if constexpr (kFused) {  // while the rings fill
     slice.quantize(xq, xs, p.ue8m0);
     __syncthreads();
@@ -204,6 +212,7 @@ __global__ void __launch_bounds__(warpmma_max_warps(kFragTokens * NT, kFragRows 
     const int slot = i % S;
     const int kb = kb_begin + i * warps;
     ptx::cp_async_wait<S - 1>();  // k-block i's group (this thread's copies) has landed
+    BLOCKFP8_MARK(3, threadIdx.x == 0 && i == 0);  // warp 0's first k-block landed
     const uint8_t* src = ring + slot * kSlot + lane * 16;
     const float* sc = reinterpret_cast<const float*>(ring + slot * kSlot + kChunks * 512) + lane;
     const float sb = sc[0];
@@ -247,7 +256,9 @@ __global__ void __launch_bounds__(warpmma_max_warps(kFragTokens * NT, kFragRows 
     if (i + S < nkb) issue(kb_begin + (i + S) * warps, slot);
     ptx::cp_async_commit();
   }
+  BLOCKFP8_MARK(4, threadIdx.x == 0);  // warp 0's math done
   __syncthreads();  // every warp is past its ring: the reduction buffer below reuses it
+  BLOCKFP8_MARK(5, threadIdx.x == 0);  // every warp's math done
   float* red = reinterpret_cast<float*>(smem);  // [warps][16 RT][8 NT]
 
   // The warps' partials, summed in warp order (deterministic): red[w][row][token].
@@ -273,7 +284,10 @@ __global__ void __launch_bounds__(warpmma_max_warps(kFragTokens * NT, kFragRows 
       if (row < p.n && tok < p.m) store_out(p.c, int64_t(tok) * p.ldc + row, s, p.c_dtype);
     }
   }
-  if (p.split == 1) return;
+  if (p.split == 1) {
+    BLOCKFP8_MARK(6, threadIdx.x == 0);  // thread 0's stores issued (exit)
+    return;
+  }
 
   // Split K: each rank sums a share of the strip over all ranks' partials, in rank order.
   ptx::cluster_arrive();
@@ -287,6 +301,7 @@ __global__ void __launch_bounds__(warpmma_max_warps(kFragTokens * NT, kFragRows 
   // No rank may exit while another still reads its partial.
   ptx::cluster_arrive_relaxed();
   ptx::cluster_wait();
+  BLOCKFP8_MARK(6, threadIdx.x == 0);  // exit
 }
 
 template <int NT, int RT, int S, bool kFused>
@@ -370,5 +385,9 @@ blockfp8_status_t launch_swapab_warpmma_fused(const Problem& p, const FusedA& x,
     default: return BLOCKFP8_ERROR_INVALID_CONFIG;
   }
 }
+
+#ifdef BLOCKFP8_TIMELINE
+int read_warpmma_timeline(unsigned long long* host, int ctas) { return copy_timeline(g_timeline, host, ctas); }
+#endif
 
 }  // namespace blockfp8::detail

@@ -1,0 +1,43 @@
+// Diagnostic builds only (cmake -DBLOCKFP8_TIMELINE=ON): per-CTA timestamps of a decode kernel's
+// latest launch, read back by bench/probes/decode_timeline. Mark i stores %globaltimer (ns,
+// comparable across SMs) and clock64 (SM cycles, fine-grained within the CTA). Each kernel file keeps
+// its own `g_timeline` (device code is not relocatable here), marks with BLOCKFP8_MARK and exports
+// a reader built on copy_timeline. Compiled out otherwise.
+#pragma once
+
+#include <cuda_runtime_api.h>
+
+#include <algorithm>
+
+namespace blockfp8::detail {
+
+constexpr int kTimelineCtas = 1024, kTimelineMarks = 11;
+using TimelineRows = unsigned long long[kTimelineCtas][2 * kTimelineMarks];
+
+#ifdef BLOCKFP8_TIMELINE
+__device__ __forceinline__ void timeline_mark(TimelineRows& rows, int i) {
+  unsigned long long g;
+  asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(g));
+  const long long c = clock64();
+  const unsigned cta = blockIdx.x + blockIdx.y * gridDim.x;
+  if (cta < kTimelineCtas) rows[cta][i] = g, rows[cta][kTimelineMarks + i] = c;
+}
+#define BLOCKFP8_MARK(i, cond)               \
+  do {                                        \
+    if (cond) timeline_mark(g_timeline, (i)); \
+  } while (0)
+
+// The first `ctas` CTAs' rows of `rows` (a kernel file's g_timeline) into `host`: CTAs copied, or -1.
+inline int copy_timeline(const TimelineRows& rows, unsigned long long* host, int ctas) {
+  ctas = std::min(ctas, kTimelineCtas);
+  return cudaMemcpyFromSymbol(host, rows, sizeof(unsigned long long) * 2 * kTimelineMarks * ctas) == cudaSuccess
+             ? ctas
+             : -1;
+}
+#else
+#define BLOCKFP8_MARK(i, cond) \
+  do {                          \
+  } while (0)
+#endif
+
+}  // namespace blockfp8::detail
