@@ -116,10 +116,10 @@ typedef enum blockfp8_flags {
      bitwise the same whether it is computed alone or in a batch. Slower than the default at large M. */
   BLOCKFP8_FLAG_BATCH_INVARIANT = 1,
   /* B and b_scale are not written by any work enqueued before this call on the stream that may still
-     be running (the inference case: weights are loaded once). The decode kernel is always launched
-     with programmatic dependent launch (it may start while the preceding kernel finishes, and waits
-     for it before reading A, a_scale or writing C); with this flag it also starts streaming the
-     weight before that wait. Do not set it when a preceding kernel produces B or b_scale.
+     be running (the inference case: weights are loaded once). The decode kernels are always launched
+     with programmatic dependent launch (each may start while the preceding kernel finishes, and waits
+     for it before reading A, a_scale or writing C); with this flag the TMA decode kernel also starts
+     streaming the weight before that wait (the warp-MMA kernel ignores it: its copies carry tokens too). Do not set it when a preceding kernel produces B or b_scale.
      Measured on an H200 in graphs of back-to-back calls, it was slower as often as faster: 1.013x the
      time on average over the 248 decode points of the run at 1465364, 0.87x on 32768x512 M = 1 (small CTAs, several
      an SM), 1.04x on 2112x7168 M = 1, and 1.13x behind the quantiser. Measure before setting it. */
@@ -141,7 +141,7 @@ BLOCKFP8_API blockfp8_status_t blockfp8_gemm(
 
 /* The GEMM with a forced configuration (NULL or kernel == AUTO: the dispatcher's choice). With
    kernel == AUTO, config->flags may ask for BLOCKFP8_FLAG_BATCH_INVARIANT; any kernel takes
-   BLOCKFP8_FLAG_CONST_WEIGHTS (only the decode kernel uses it). */
+   BLOCKFP8_FLAG_CONST_WEIGHTS (only the TMA decode kernel, SWAPAB_SPLITK, uses it). */
 BLOCKFP8_API blockfp8_status_t blockfp8_gemm_ex(
     int64_t m, int64_t n, int64_t k,
     const void* a, int64_t lda,
