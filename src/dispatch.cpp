@@ -418,7 +418,7 @@ blockfp8_status_t check_config(blockfp8_config_t& cfg, int64_t m, int64_t n, int
       if (cfg.stage_kblocks == 0) cfg.stage_kblocks = warpmma_default_kblocks(cfg.token_tile, cfg.weight_rows);
       if (!warpmma_instantiated(cfg.token_tile, cfg.weight_rows, cfg.stage_kblocks)) return BLOCKFP8_ERROR_INVALID_CONFIG;
       if (cfg.warpgroups < 1 ||
-          cfg.warpgroups * 4 > warpmma_max_warps(cfg.token_tile, cfg.weight_rows, cfg.stage_kblocks))
+          cfg.warpgroups * 4 > warpmma_max_warps(cfg.token_tile))
         return BLOCKFP8_ERROR_INVALID_CONFIG;
       if (cfg.split_k < 1 || cfg.split_k > kMaxSplitK || cfg.split_k > k / 128) return BLOCKFP8_ERROR_INVALID_CONFIG;
       if (cfg.split_k > 1 && cluster_capacity(cfg.split_k, dev) == 0) return BLOCKFP8_ERROR_INVALID_CONFIG;

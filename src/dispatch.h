@@ -153,7 +153,7 @@ bool tiled_wins(int64_t m, int64_t n, int64_t k, const DeviceInfo& dev);
   X(8, 16, 2) X(8, 16, 4) X(8, 16, 8) X(8, 32, 2) X(8, 32, 4) X(16, 16, 4) X(16, 32, 4) X(32, 16, 2) X(32, 32, 2)
 constexpr int kWarpMmaMaxWarps = 16;
 // 32-token tiles hold four accumulator sets and spill at 16 warps' 128 registers a thread.
-constexpr int warpmma_max_warps(int token_tile, int, int) { return token_tile >= 32 ? 8 : kWarpMmaMaxWarps; }
+constexpr int warpmma_max_warps(int token_tile) { return token_tile >= 32 ? 8 : kWarpMmaMaxWarps; }
 constexpr int kWarpMmaDefaultWarpgroups = 2;
 // One ring slot: per lane, 16-byte chunks of weight_rows / 8 weight rows and token_tile / 4 tokens'
 // (two each of a fragment's rows), and 1 + token_tile / 4 scales; fused (tokens resident instead):

@@ -16,6 +16,28 @@ bool pdl_enabled() {
   return on;
 }
 
+cudaLaunchConfig_t decode_launch(cudaLaunchAttribute (&attr)[2], int cluster, dim3 grid, int threads, int smem,
+                                 cudaStream_t stream) {
+  attr[0].id = cudaLaunchAttributeClusterDimension;
+  attr[0].val.clusterDim.x = unsigned(cluster);
+  attr[0].val.clusterDim.y = 1;
+  attr[0].val.clusterDim.z = 1;
+  attr[1].id = cudaLaunchAttributeProgrammaticStreamSerialization;
+  attr[1].val.programmaticStreamSerializationAllowed = pdl_enabled() ? 1 : 0;
+  cudaLaunchConfig_t lc{};
+  lc.gridDim = grid;
+  lc.blockDim = dim3(unsigned(threads));
+  lc.dynamicSmemBytes = size_t(smem);
+  lc.stream = stream;
+  lc.attrs = attr;
+  lc.numAttrs = 2;
+  return lc;
+}
+
+int smem_for_ctas_per_sm(int ctas, const DeviceInfo& dev) {
+  return dev.smem_per_sm / (ctas + 1) - dev.smem_reserved_per_cta + 1;
+}
+
 PFN_cuTensorMapEncodeTiled_v12000 tensor_map_encoder() {
   static const PFN_cuTensorMapEncodeTiled_v12000 fn = [] {
     void* ptr = nullptr;

@@ -7,6 +7,7 @@
 
 #include <atomic>
 
+#include "dispatch.h"
 #include "tile_map.h"
 
 namespace blockfp8::detail {
@@ -27,6 +28,15 @@ bool env_switch(const char* var, bool fallback);
 // Programmatic dependent launch for the decode kernels: on unless BLOCKFP8_PDL=0 (read once; a
 // diagnostic switch for measuring what it is worth).
 bool pdl_enabled();
+
+// A decode kernel's launch: `grid` CTAs in clusters of `cluster` along x, with programmatic dependent
+// launch (pdl_enabled): the kernel may start while the preceding one in the stream finishes, and
+// waits with griddepcontrol.wait before touching what that kernel may write. attr must outlive it.
+cudaLaunchConfig_t decode_launch(cudaLaunchAttribute (&attr)[2], int cluster, dim3 grid, int threads, int smem,
+                                 cudaStream_t stream);
+
+// The shared memory a CTA must ask for so that an SM of `dev` holds at most `ctas` of them.
+int smem_for_ctas_per_sm(int ctas, const DeviceInfo& dev);
 
 constexpr int kMaxDevices = 64;
 

@@ -647,27 +647,6 @@ cudaError_t prepare(int smem_bytes) {
   return raise_smem_limit(swapab_splitk_kernel<TN, W, kFused>, raised, smem_bytes);
 }
 
-// attr must hold two entries. The second asks for programmatic dependent launch: the kernel may
-// start while the preceding one in the stream finishes (it waits with griddepcontrol.wait before
-// touching what that kernel may write).
-cudaLaunchConfig_t cluster_launch(cudaLaunchAttribute* attr, int split, int64_t clusters, int threads, int smem,
-                                  cudaStream_t stream) {
-  attr[0].id = cudaLaunchAttributeClusterDimension;
-  attr[0].val.clusterDim.x = split;
-  attr[0].val.clusterDim.y = 1;
-  attr[0].val.clusterDim.z = 1;
-  attr[1].id = cudaLaunchAttributeProgrammaticStreamSerialization;
-  attr[1].val.programmaticStreamSerializationAllowed = pdl_enabled() ? 1 : 0;
-  cudaLaunchConfig_t lc{};
-  lc.gridDim = dim3(unsigned(clusters * split));
-  lc.blockDim = dim3(threads);
-  lc.dynamicSmemBytes = smem;
-  lc.stream = stream;
-  lc.attrs = attr;
-  lc.numAttrs = 2;
-  return lc;
-}
-
 // Clusters of this instantiation at this footprint the device holds at once: the persistent grid.
 // cudaOccupancyMaxActiveClusters costs microseconds, so answers are cached per (device, split,
 // shared memory) in a small table of packed 64-bit entries (key high, answer low: one atomic word,
@@ -680,7 +659,7 @@ int resident_clusters(int device, int split, int smem) {
   const uint64_t hit = slot.load(std::memory_order_relaxed);
   if (hit >> 32 == key) return int(uint32_t(hit));
   cudaLaunchAttribute attr[2];
-  const cudaLaunchConfig_t lc = cluster_launch(attr, split, 256, kCtaThreads<W>, smem, nullptr);
+  const cudaLaunchConfig_t lc = decode_launch(attr, split, dim3(unsigned(256 * split)), kCtaThreads<W>, smem, nullptr);
   int clusters = 0;
   if (cudaOccupancyMaxActiveClusters(&clusters, swapab_splitk_kernel<TN, W, kFused>, &lc) != cudaSuccess) {
     cudaGetLastError();
@@ -714,7 +693,8 @@ blockfp8_status_t enqueue(const CUtensorMap& map_a, const CUtensorMap& map_b, co
   const int resident = resident_clusters<TN, W, kFused>(dev.ordinal, prm.split, smem);
   const int64_t clusters = std::min<int64_t>(prm.tiles, std::max(1, resident > 0 ? resident : dev.max_clusters[prm.split]));
   cudaLaunchAttribute attr[2];
-  const cudaLaunchConfig_t lc = cluster_launch(attr, prm.split, clusters, kCtaThreads<W>, smem, stream);
+  const cudaLaunchConfig_t lc =
+      decode_launch(attr, prm.split, dim3(unsigned(clusters * prm.split)), kCtaThreads<W>, smem, stream);
   if (cudaLaunchKernelEx(&lc, swapab_splitk_kernel<TN, W, kFused>, map_a, map_b, prm) != cudaSuccess)
     return BLOCKFP8_ERROR_CUDA;
   return BLOCKFP8_SUCCESS;
@@ -723,10 +703,7 @@ blockfp8_status_t enqueue(const CUtensorMap& map_a, const CUtensorMap& map_b, co
 // The shared memory an instantiation asks for, raised so that no more than kCtasPerSmCap CTAs fit.
 template <int TN, int W>
 int capped_smem(int smem, const DeviceInfo& dev) {
-  if constexpr (kCtasPerSmCap<TN, W> > 0) {
-    const int floor_bytes = dev.smem_per_sm / (kCtasPerSmCap<TN, W> + 1) - dev.smem_reserved_per_cta + 1;
-    return std::max(smem, floor_bytes);
-  }
+  if constexpr (kCtasPerSmCap<TN, W> > 0) return std::max(smem, smem_for_ctas_per_sm(kCtasPerSmCap<TN, W>, dev));
   return smem;
 }
 
@@ -802,7 +779,7 @@ blockfp8_status_t launch_swapab_fused(const Problem& p, const FusedA& x, const b
 int swapab_max_active_clusters(int split, int smem_bytes) {
   if (prepare<8, 1>(smem_bytes) != cudaSuccess) return 0;
   cudaLaunchAttribute attr[2];
-  const cudaLaunchConfig_t lc = cluster_launch(attr, split, 256, 128 + 32, smem_bytes, nullptr);
+  const cudaLaunchConfig_t lc = decode_launch(attr, split, dim3(unsigned(256 * split)), 128 + 32, smem_bytes, nullptr);
   int clusters = 0;
   if (cudaOccupancyMaxActiveClusters(&clusters, swapab_splitk_kernel<8, 1, false>, &lc) != cudaSuccess) {
     cudaGetLastError();

@@ -79,10 +79,10 @@ struct Params {
 template <int kTokens>
 struct TokenSlice {
   uint4 raw[kWarpMmaFusedLoads];
-  int groups, kb_count, tok0;
+  int groups, kb_count;
 
-  __device__ __forceinline__ void load(const Params& p, int tok0_, int kb_first, int kb_count_) {
-    tok0 = tok0_, kb_count = kb_count_;
+  __device__ __forceinline__ void load(const Params& p, int tok0, int kb_first, int kb_count_) {
+    kb_count = kb_count_;
     groups = max(0, min(kTokens, p.m - tok0)) * kb_count;
     const int sub = threadIdx.x % 16, half = threadIdx.x / 16, halves = blockDim.x / 16;
 #pragma unroll
@@ -124,7 +124,7 @@ struct TokenSlice {
 // thread; kFused: A is quantised from X inside the kernel (one token tile). Grid: x = row strip x
 // split (a cluster's ranks are consecutive), y = token tile.
 template <int NT, int RT, int S, bool kFused>
-__global__ void __launch_bounds__(warpmma_max_warps(kFragTokens * NT, kFragRows * RT, S) * 32, 1)
+__global__ void __launch_bounds__(warpmma_max_warps(kFragTokens * NT) * 32, 1)
     swapab_warpmma_kernel(const Params p) {
   // Ring slot layout, per lane: 16-byte chunks (weight rows g and g + 8 of each fragment, two each;
   // then, unless kFused, token g of each fragment, two), then the b_scale and (unless kFused) the
@@ -304,33 +304,25 @@ __global__ void __launch_bounds__(warpmma_max_warps(kFragTokens * NT, kFragRows 
   BLOCKFP8_MARK(6, threadIdx.x == 0);  // exit
 }
 
+// One grid: a CTA a strip (x, with its split ranks) and token tile (y).
 template <int NT, int RT, int S, bool kFused>
-blockfp8_status_t enqueue(const Params& prm, int warps, int64_t strips, int64_t token_tiles, const DeviceInfo& dev,
-                          cudaStream_t stream) {
+blockfp8_status_t enqueue(const Params& prm, const blockfp8_config_t& cfg, const DeviceInfo& dev, cudaStream_t stream) {
+  const int warps = 4 * cfg.warpgroups;
+  const int64_t strips = (prm.n + cfg.weight_rows - 1) / cfg.weight_rows;
+  const int64_t token_tiles = (prm.m + cfg.token_tile - 1) / cfg.token_tile;
   int smem = warpmma_smem_bytes(kFragTokens * NT, kFragRows * RT, S, warps, kFused ? prm.kb_slice : 0);
   // A grid of at most one CTA an SM asks for more than half an SM's shared memory, so that the block
   // scheduler cannot put two on one SM while another idles (measured: 96 CTAs of 110 KB on 1536x7168
   // ran 8.2 us at M = 1, 96 of 221 KB 5.9 us). BLOCKFP8_WARPMMA_SPREAD=0 turns it off (diagnostic).
   static const bool spread = env_switch("BLOCKFP8_WARPMMA_SPREAD", true);
   if (spread && strips * prm.split * token_tiles <= dev.sm_count)
-    smem = std::max(smem, std::min(dev.smem_per_block_optin, dev.smem_per_sm / 2 - dev.smem_reserved_per_cta + 1024));
+    smem = std::max(smem, std::min(dev.smem_per_block_optin, smem_for_ctas_per_sm(1, dev)));
   static std::atomic<int> raised[kMaxDevices];
   if (smem > 48 * 1024 && raise_smem_limit(swapab_warpmma_kernel<NT, RT, S, kFused>, raised, smem) != cudaSuccess)
     return BLOCKFP8_ERROR_CUDA;
   cudaLaunchAttribute attr[2];
-  attr[0].id = cudaLaunchAttributeClusterDimension;
-  attr[0].val.clusterDim.x = prm.split;
-  attr[0].val.clusterDim.y = 1;
-  attr[0].val.clusterDim.z = 1;
-  attr[1].id = cudaLaunchAttributeProgrammaticStreamSerialization;
-  attr[1].val.programmaticStreamSerializationAllowed = pdl_enabled() ? 1 : 0;
-  cudaLaunchConfig_t lc{};
-  lc.gridDim = dim3(unsigned(strips * prm.split), unsigned(token_tiles));
-  lc.blockDim = dim3(unsigned(warps * 32));
-  lc.dynamicSmemBytes = size_t(smem);
-  lc.stream = stream;
-  lc.attrs = attr;
-  lc.numAttrs = 2;
+  const cudaLaunchConfig_t lc = decode_launch(attr, prm.split, dim3(unsigned(strips * prm.split), unsigned(token_tiles)),
+                                              warps * 32, smem, stream);
   if (cudaLaunchKernelEx(&lc, swapab_warpmma_kernel<NT, RT, S, kFused>, prm) != cudaSuccess) return BLOCKFP8_ERROR_CUDA;
   return BLOCKFP8_SUCCESS;
 }
@@ -348,20 +340,19 @@ Params make_params(const Problem& p, const blockfp8_config_t& cfg) {
   return prm;
 }
 
+constexpr int instance_key(int token_tile, int weight_rows, int ring) {
+  return token_tile * 1000 + weight_rows * 10 + ring;
+}
+
 }  // namespace
 
 blockfp8_status_t launch_swapab_warpmma(const Problem& p, const blockfp8_config_t& cfg, const DeviceInfo& dev,
                                         cudaStream_t stream) {
   if (p.m == 0) return BLOCKFP8_SUCCESS;
   const Params prm = make_params(p, cfg);
-  const int warps = 4 * cfg.warpgroups;
-  const int64_t strips = (p.n + cfg.weight_rows - 1) / cfg.weight_rows;
-  const int64_t token_tiles = (p.m + cfg.token_tile - 1) / cfg.token_tile;
-  const int key = cfg.token_tile * 1000 + cfg.weight_rows * 10 + cfg.stage_kblocks;
-  switch (key) {
+  switch (instance_key(cfg.token_tile, cfg.weight_rows, cfg.stage_kblocks)) {
 #define BLOCKFP8_WARPMMA_CASE(TT, RR, UU) \
-  case TT * 1000 + RR * 10 + UU:          \
-    return enqueue<TT / kFragTokens, RR / kFragRows, UU, false>(prm, warps, strips, token_tiles, dev, stream);
+  case instance_key(TT, RR, UU): return enqueue<TT / kFragTokens, RR / kFragRows, UU, false>(prm, cfg, dev, stream);
     BLOCKFP8_WARPMMA_CONFIGS(BLOCKFP8_WARPMMA_CASE)
 #undef BLOCKFP8_WARPMMA_CASE
     default: return BLOCKFP8_ERROR_INVALID_CONFIG;
@@ -373,13 +364,9 @@ blockfp8_status_t launch_swapab_warpmma_fused(const Problem& p, const FusedA& x,
   if (!warpmma_fused_ok(cfg, p.m, p.k, dev)) return BLOCKFP8_ERROR_INVALID_CONFIG;
   Params prm = make_params(p, cfg);
   prm.x = static_cast<const __nv_bfloat16*>(x.x), prm.ldx = x.ldx, prm.ue8m0 = x.fmt == BLOCKFP8_SCALE_UE8M0;
-  const int warps = 4 * cfg.warpgroups;
-  const int64_t strips = (p.n + cfg.weight_rows - 1) / cfg.weight_rows;
-  const int key = cfg.token_tile * 1000 + cfg.weight_rows * 10 + cfg.stage_kblocks;
-  switch (key) {
+  switch (instance_key(cfg.token_tile, cfg.weight_rows, cfg.stage_kblocks)) {
 #define BLOCKFP8_WARPMMA_FUSED_CASE(TT, RR, UU) \
-  case TT * 1000 + RR * 10 + UU:                \
-    return enqueue<TT / kFragTokens, RR / kFragRows, UU, true>(prm, warps, strips, 1, dev, stream);
+  case instance_key(TT, RR, UU): return enqueue<TT / kFragTokens, RR / kFragRows, UU, true>(prm, cfg, dev, stream);
     BLOCKFP8_WARPMMA_FUSED_CONFIGS(BLOCKFP8_WARPMMA_FUSED_CASE)
 #undef BLOCKFP8_WARPMMA_FUSED_CASE
     default: return BLOCKFP8_ERROR_INVALID_CONFIG;

@@ -197,7 +197,7 @@ FuzzCase make_case(uint64_t seed, uint64_t index, const blockfp8::detail::Device
     blockfp8_config_t& c = fc.cfg;
     c.token_tile = in.tt, c.weight_rows = in.rows, c.stage_kblocks = in.kb;
     c.split_k = int(r.range(1, std::min<int64_t>(d::kMaxSplitK, kb)));
-    c.warpgroups = int(r.range(1, d::warpmma_max_warps(in.tt, in.rows, in.kb) / 4));
+    c.warpgroups = int(r.range(1, d::warpmma_max_warps(in.tt) / 4));
     // Fewer warps where the draw's rings would not fit a CTA's shared memory (a refusal, not the kernel).
     for (blockfp8_config_t probe = c; c.warpgroups > 1 && d::check_config(probe, s.m, s.n, s.k, dev) != BLOCKFP8_SUCCESS;
          probe = c)
