@@ -179,9 +179,10 @@ blockfp8_config_t choose_tiled_config(int64_t m, int64_t n, int64_t k, const Dev
     if (tiled_max_stages(*it, dev) < kTiledMinStages) continue;
     const auto [cost, c] = best_cluster(m, n, *it, 0, 0, dev);
     if (best_cost < 0 || cost < best_cost) best = *it, best_c = c, best_cost = cost, best_split = 1;
-    // Not at one token tile, where pairs along N already measured 0.61-0.96x (s8) and the decode
-    // kernel takes most points: until the split is measured there.
-    for (int split = 2; allow_split && m > kTiledTokenTile && split <= kTiledMaxSplitK; ++split) {
+    // From 65 tokens. Forced at M = 128 (s10 call 16): splits took 0.80-0.85x the unsplit pairs'
+    // time on 4608x7168, 7168x8192 and 7168x16384, which the cost picks, and 1.14x on 7168x2048,
+    // which it does not; at M = 64 the decode kernel was as fast (0.97-1.03x) or faster (short K).
+    for (int split = 2; allow_split && m > kTiledSplitMinTokens && split <= kTiledMaxSplitK; ++split) {
       const double sc = tiled_split_cost(m, n, k, *it, split, dev);
       if (sc >= 0 && sc * kSplitMargin < best_cost) best = *it, best_c = {}, best_cost = sc * kSplitMargin, best_split = split;
     }

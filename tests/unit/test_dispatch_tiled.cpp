@@ -277,9 +277,16 @@ TEST(DispatchTiled, SplitKRules) {
   EXPECT_EQ(check_tiled_config(chosen, 512, 576, 7168, d), BLOCKFP8_SUCCESS);
   EXPECT_EQ(chosen.split_k, few.split_k);
   for (int64_t m : {1024, 4096, 8192}) EXPECT_EQ(choose_tiled_config(m, 7168, 7168, d).split_k, 1) << m;
+  // One token tile, above 64 tokens: long K on wide weights splits, short K does not (s10 call 16).
+  for (int64_t m : {96, 128}) {
+    EXPECT_GT(choose_tiled_config(m, 4608, 7168, d).split_k, 1) << m;
+    EXPECT_GT(choose_tiled_config(m, 7168, 16384, d).split_k, 1) << m;
+    EXPECT_EQ(choose_tiled_config(m, 7168, 2048, d).split_k, 1) << m;
+  }
+  EXPECT_EQ(choose_tiled_config(64, 7168, 16384, d).split_k, 1);
   // Every split the dispatcher picks is one check_tiled_config accepts.
-  for (int64_t m : {128, 256, 384, 512, 1024})
-    for (int64_t n : {576, 1536, 2112, 3072, 4096, 7168})
+  for (int64_t m : {65, 96, 128, 256, 384, 512, 1024})
+    for (int64_t n : {576, 1536, 2112, 3072, 4096, 4608, 7168})
       for (int64_t k : {512, 1536, 7168, 16384}) {
         blockfp8_config_t p = choose_tiled_config(m, n, k, d);
         const int s = p.split_k;
