@@ -5,6 +5,13 @@
 #include "floor.h"
 #include "timing.h"
 
+#include "kernels/timeline.cuh"  // marks in the ldg kernel: only the decode_timeline probe's build of this file
+
+#ifdef BLOCKFP8_TIMELINE
+using blockfp8::detail::timeline_mark;
+__device__ blockfp8::detail::TimelineRows g_timeline;
+#endif
+
 namespace bench {
 namespace {
 
@@ -28,6 +35,8 @@ __global__ void __launch_bounds__(1024) stream_ldg_kernel(const uint4* __restric
                                                           unsigned* __restrict__ sink) {
   const size_t nthreads = size_t(gridDim.x) * blockDim.x;
   uint32_t acc = 0;
+  BLOCKFP8_MARK(0, threadIdx.x == 0);  // entry
+  bool first = true;
   for (size_t base = blockIdx.x * size_t(blockDim.x) + threadIdx.x; base < nvec; base += DEPTH * nthreads) {
     uint4 v[DEPTH];
 #pragma unroll
@@ -40,9 +49,12 @@ __global__ void __launch_bounds__(1024) stream_ldg_kernel(const uint4* __restric
       const uint32_t x = v[u].x ^ v[u].y ^ v[u].z ^ v[u].w;
       acc ^= base + u * nthreads < nvec ? x : 0u;
     }
+    BLOCKFP8_MARK_AFTER(1, threadIdx.x == 0 && first, acc);  // thread 0's first pass has landed
+    first = false;
   }
   acc = __reduce_xor_sync(0xffffffffu, acc);
   if ((threadIdx.x & 31) == 0) sink[(blockIdx.x * size_t(blockDim.x) + threadIdx.x) / 32] = acc;
+  BLOCKFP8_MARK(2, threadIdx.x == 0);  // exit
 }
 
 __device__ __forceinline__ uint32_t smem_u32(const void* p) {
@@ -130,6 +142,12 @@ void launch_ldg(const FloorConfig& cfg, const void* src, size_t bytes, int sm_co
 }
 
 }  // namespace
+
+#ifdef BLOCKFP8_TIMELINE
+int read_floor_timeline(unsigned long long* host, int ctas) {
+  return blockfp8::detail::copy_timeline(g_timeline, host, ctas);
+}
+#endif
 
 std::string FloorConfig::name() const {
   if (kind == ldg)

@@ -34,6 +34,10 @@ void floor_init();
 void launch_floor(const FloorConfig& cfg, const void* src, size_t bytes, int sm_count, unsigned* sink,
                   cudaStream_t stream);
 
+// BLOCKFP8_TIMELINE builds of floor.cu (the decode_timeline probe): the ldg kernel's marks of its
+// latest launch (kernels/timeline.cuh rows: entry, thread 0's first pass landed, exit), or -1.
+int read_floor_timeline(unsigned long long* host, int ctas);
+
 // An empty kernel, for the per-call cost of a graph node.
 void launch_empty(cudaStream_t stream);
 

@@ -65,6 +65,7 @@ struct Params {
   const __nv_bfloat16* x;
   int64_t ldx;
   bool ue8m0;
+  bool rotate;  // staggered K walks (see kb_at)
 };
 
 // kFused: the CTA's tokens over its K slice, quantised once into shared memory as
@@ -141,8 +142,16 @@ __global__ void __launch_bounds__(warpmma_max_warps(kFragTokens * NT) * 32, 1)
   const int row0 = blockIdx.x / p.split * kRows;
   const int tok0 = blockIdx.y * kTokens;
   const int kb_first = rank * p.kb_slice, kb_end = min(p.kb_total, kb_first + p.kb_slice);
-  const int kb_begin = kb_first + warp;
-  const int nkb = kb_begin < kb_end ? (kb_end - kb_begin + warps - 1) / warps : 0;  // this warp's k-blocks
+  const int kb_count = max(0, kb_end - kb_first);
+  const int nkb = warp < kb_count ? (kb_count - warp + warps - 1) / warps : 0;  // this warp's k-blocks
+  // Warp w takes the slice's k-blocks w, w + warps, ... . With p.rotate, strip s starts its walk s /
+  // strips of the way into the slice and wraps around: in lockstep, every CTA would ask for the same
+  // token rows (and the same weight columns) at once. Deterministic: the order depends on the strip.
+  const int rot = p.rotate ? int(int64_t(blockIdx.x / p.split) * kb_count / (gridDim.x / p.split)) : 0;
+  auto kb_at = [&](int i) {  // this warp's i-th k-block
+    const int l = warp + i * warps + rot;
+    return kb_first + (l < kb_count ? l : l - kb_count);
+  };
 
   // This lane's weight rows are g + 8 h of each fragment, its tokens g of each fragment, its scales
   // those of tokens 2t and 2t + 1. Past N or M a copy writes zeros and reads nothing (its address is
@@ -153,7 +162,6 @@ __global__ void __launch_bounds__(warpmma_max_warps(kFragTokens * NT) * 32, 1)
   const float* bs = p.b_scale + int64_t(row0 / 128) * p.sb_n;
   uint8_t* ring = smem + (warp * S) * kSlot;
   const uint32_t ring_s = ptx::smem_addr(ring) + lane * 16;
-  const int kb_count = max(0, kb_end - kb_first);
   uint8_t* xq = smem + warps * S * kSlot;                         // kFused: [token][kb_count x 128 + 16]
   float* xs = reinterpret_cast<float*>(xq + kTokens * (kb_count * 128 + 16));  // kFused: [token][kb]
 
@@ -199,7 +207,7 @@ __global__ void __launch_bounds__(warpmma_max_warps(kFragTokens * NT) * 32, 1)
   if constexpr (kFused) slice.load(p, tok0, kb_first, kb_count);  // first: see TokenSlice
 #pragma unroll
   for (int s = 0; s < S; ++s) {
-    if (s < nkb) issue(kb_begin + s * warps, s);
+    if (s < nkb) issue(kb_at(s), s);
     ptx::cp_async_commit();  // one group per slot, empty or not: the wait below counts groups
   }
   BLOCKFP8_MARK(2, threadIdx.x == 0);  // the ring's first copies are issued
@@ -210,51 +218,59 @@ __global__ void __launch_bounds__(warpmma_max_warps(kFragTokens * NT) * 32, 1)
   float acc[RT][NT][4] = {};
   for (int i = 0; i < nkb; ++i) {
     const int slot = i % S;
-    const int kb = kb_begin + i * warps;
+    const int kb = kb_at(i);
     ptx::cp_async_wait<S - 1>();  // k-block i's group (this thread's copies) has landed
     BLOCKFP8_MARK(3, threadIdx.x == 0 && i == 0);  // warp 0's first k-block landed
+    // The whole slot into registers first, then its refill goes out, then the math: the copies of
+    // k-block i + S are in flight while k-block i's MMAs run.
     const uint8_t* src = ring + slot * kSlot + lane * 16;
     const float* sc = reinterpret_cast<const float*>(ring + slot * kSlot + kChunks * 512) + lane;
     const float sb = sc[0];
+    uint4 lo[RT][2], hi[RT][2];  // rows g and g + 8 of each fragment: 32 bytes each, k slots in copy order
+    uint4 x[NT][2];              // token g of each fragment
+    float sa[NT][2];             // the a_scales of tokens 2t and 2t + 1 of each fragment
 #pragma unroll
-    for (int r = 0; r < RT; ++r) {
-      uint4 lo[2], hi[2];  // rows g and g + 8: 32 bytes each, k slots in copy order
+    for (int r = 0; r < RT; ++r)
 #pragma unroll
       for (int q = 0; q < 2; ++q) {
-        lo[q] = *reinterpret_cast<const uint4*>(src + ((r * 2 + 0) * 2 + q) * 512);
-        hi[q] = *reinterpret_cast<const uint4*>(src + ((r * 2 + 1) * 2 + q) * 512);
+        lo[r][q] = *reinterpret_cast<const uint4*>(src + ((r * 2 + 0) * 2 + q) * 512);
+        hi[r][q] = *reinterpret_cast<const uint4*>(src + ((r * 2 + 1) * 2 + q) * 512);
       }
 #pragma unroll
-      for (int j = 0; j < NT; ++j) {
-        uint4 x[2];
-        float sa0, sa1;
-        if constexpr (kFused) {
-          const uint8_t* row = xq + (j * kFragTokens + g) * (kb_count * 128 + 16) + (kb - kb_first) * 128 + 16 * t;
-          x[0] = *reinterpret_cast<const uint4*>(row);
-          x[1] = *reinterpret_cast<const uint4*>(row + 64);
-          sa0 = xs[(j * kFragTokens + 2 * t) * kb_count + kb - kb_first];
-          sa1 = xs[(j * kFragTokens + 2 * t + 1) * kb_count + kb - kb_first];
-        } else {
+    for (int j = 0; j < NT; ++j) {
+      if constexpr (kFused) {
+        const uint8_t* row = xq + (j * kFragTokens + g) * (kb_count * 128 + 16) + (kb - kb_first) * 128 + 16 * t;
+        x[j][0] = *reinterpret_cast<const uint4*>(row);
+        x[j][1] = *reinterpret_cast<const uint4*>(row + 64);
+        sa[j][0] = xs[(j * kFragTokens + 2 * t) * kb_count + kb - kb_first];
+        sa[j][1] = xs[(j * kFragTokens + 2 * t + 1) * kb_count + kb - kb_first];
+      } else {
 #pragma unroll
-          for (int q = 0; q < 2; ++q) x[q] = *reinterpret_cast<const uint4*>(src + (kWChunks + j * 2 + q) * 512);
-          sa0 = sc[(1 + 2 * j) * 32], sa1 = sc[(2 + 2 * j) * 32];
-        }
-        const uint32_t* a_lo = &lo[0].x;
-        const uint32_t* a_hi = &hi[0].x;
-        const uint32_t* b = &x[0].x;
+        for (int q = 0; q < 2; ++q) x[j][q] = *reinterpret_cast<const uint4*>(src + (kWChunks + j * 2 + q) * 512);
+        sa[j][0] = sc[(1 + 2 * j) * 32], sa[j][1] = sc[(2 + 2 * j) * 32];
+      }
+    }
+    // The loads above and the copies below touch the same slot: the copies are issued after them in
+    // this thread's program order (the "memory" clobber keeps the compiler from hoisting them).
+    if (i + S < nkb) issue(kb_at(i + S), slot);
+    ptx::cp_async_commit();
+#pragma unroll
+    for (int r = 0; r < RT; ++r) {
+      const uint32_t* a_lo = &lo[r][0].x;
+      const uint32_t* a_hi = &hi[r][0].x;
+#pragma unroll
+      for (int j = 0; j < NT; ++j) {
+        const uint32_t* b = &x[j][0].x;
         // Per k-block: four MMAs into a fresh accumulator, then the block scales (as the reference).
         float d[4] = {0.f, 0.f, 0.f, 0.f};
 #pragma unroll
         for (int k = 0; k < 4; ++k)
           ptx::mma_m16n8k32_e4m3(d, a_lo[2 * k], a_hi[2 * k], a_lo[2 * k + 1], a_hi[2 * k + 1], b[2 * k], b[2 * k + 1]);
-        const float s0 = sb * sa0, s1 = sb * sa1;
+        const float s0 = sb * sa[j][0], s1 = sb * sa[j][1];
         acc[r][j][0] += d[0] * s0, acc[r][j][1] += d[1] * s1;
         acc[r][j][2] += d[2] * s0, acc[r][j][3] += d[3] * s1;
       }
     }
-    // The slot's registers are consumed (the MMAs depend on them): refill it.
-    if (i + S < nkb) issue(kb_begin + (i + S) * warps, slot);
-    ptx::cp_async_commit();
   }
   BLOCKFP8_MARK(4, threadIdx.x == 0);  // warp 0's math done
   __syncthreads();  // every warp is past its ring: the reduction buffer below reuses it
@@ -272,11 +288,19 @@ __global__ void __launch_bounds__(warpmma_max_warps(kFragTokens * NT) * 32, 1)
         red[(warp * kRows + row) * kTokens + tok] = acc[r][j][e];
       }
   __syncthreads();
+  BLOCKFP8_MARK(7, threadIdx.x == 0);  // the warps' partials are in shared memory
   float* part = red + warps * kRows * kTokens;  // [16 RT][8 NT]: this CTA's sum (split > 1)
   constexpr int kOut = kRows * kTokens;
+  constexpr int kMaxWarps = warpmma_max_warps(kTokens);
   for (int i = threadIdx.x; i < kOut; i += blockDim.x) {
+    // All the loads first, then the sum in warp order: one shared-memory latency, not one a warp.
+    float v[kMaxWarps];
+#pragma unroll
+    for (int w2 = 0; w2 < kMaxWarps; ++w2) v[w2] = w2 < warps ? red[w2 * kOut + i] : 0.f;
     float s = 0.f;
-    for (int w2 = 0; w2 < warps; ++w2) s += red[w2 * kOut + i];
+#pragma unroll
+    for (int w2 = 0; w2 < kMaxWarps; ++w2)
+      if (w2 < warps) s += v[w2];
     if (p.split > 1) {
       part[i] = s;
     } else {
@@ -306,8 +330,13 @@ __global__ void __launch_bounds__(warpmma_max_warps(kFragTokens * NT) * 32, 1)
 
 // One grid: a CTA a strip (x, with its split ranks) and token tile (y).
 template <int NT, int RT, int S, bool kFused>
-blockfp8_status_t enqueue(const Params& prm, const blockfp8_config_t& cfg, const DeviceInfo& dev, cudaStream_t stream) {
+blockfp8_status_t enqueue(Params prm, const blockfp8_config_t& cfg, const DeviceInfo& dev, cudaStream_t stream) {
   const int warps = 4 * cfg.warpgroups;
+  // Staggered K walks where the slice outlasts the CTA's rings: 0.96-0.99x on the five long-K shapes
+  // the dispatcher gives this kernel at M = 1-8, and 1.015-1.025x on 4096x512, whose 4 k-blocks are
+  // all in flight at once (s12 calls 1-2). BLOCKFP8_WARPMMA_ROTATE=0 turns it off (diagnostic).
+  static const bool rotate = env_switch("BLOCKFP8_WARPMMA_ROTATE", true);
+  prm.rotate = rotate && prm.kb_slice > warps * S;
   const int64_t strips = (prm.n + cfg.weight_rows - 1) / cfg.weight_rows;
   const int64_t token_tiles = (prm.m + cfg.token_tile - 1) / cfg.token_tile;
   int smem = warpmma_smem_bytes(kFragTokens * NT, kFragRows * RT, S, warps, kFused ? prm.kb_slice : 0);
