@@ -182,6 +182,8 @@ blockfp8_config_t choose_tiled_config(int64_t m, int64_t n, int64_t k, const Dev
     // From 65 tokens. Forced at M = 128 (s10 call 16): splits took 0.80-0.85x the unsplit pairs'
     // time on 4608x7168, 7168x8192 and 7168x16384, which the cost picks, and 1.14x on 7168x2048,
     // which it does not; at M = 64 the decode kernel was as fast (0.97-1.03x) or faster (short K).
+    // The cost's own picks at M = 72-128 (s12 call 1): 0.71-0.93x on five long-K weights, unchanged
+    // configurations (same times) on 7168x2048 and 12288x7168.
     for (int split = 2; allow_split && m > kTiledSplitMinTokens && split <= kTiledMaxSplitK; ++split) {
       const double sc = tiled_split_cost(m, n, k, *it, split, dev);
       if (sc >= 0 && sc * kSplitMargin < best_cost) best = *it, best_c = {}, best_cost = sc * kSplitMargin, best_split = split;
