@@ -143,15 +143,12 @@ __global__ void __launch_bounds__(warpmma_max_warps(kFragTokens * NT) * 32, 1)
   const int tok0 = blockIdx.y * kTokens;
   const int kb_first = rank * p.kb_slice, kb_end = min(p.kb_total, kb_first + p.kb_slice);
   const int kb_count = max(0, kb_end - kb_first);
-  const int nkb = warp < kb_count ? (kb_count - warp + warps - 1) / warps : 0;  // this warp's k-blocks
-  // Warp w takes the slice's k-blocks w, w + warps, ... . With p.rotate, strip s starts its walk s /
-  // strips of the way into the slice and wraps around: in lockstep, every CTA would ask for the same
-  // token rows (and the same weight columns) at once. Deterministic: the order depends on the strip.
-  const int rot = p.rotate ? int(int64_t(blockIdx.x / p.split) * kb_count / (gridDim.x / p.split)) : 0;
-  auto kb_at = [&](int i) {  // this warp's i-th k-block
-    const int l = warp + i * warps + rot;
-    return kb_first + (l < kb_count ? l : l - kb_count);
-  };
+  const int nkb = warpmma_warp_kblocks(warp, warps, kb_count);  // this warp's k-blocks
+  // With p.rotate the strips start their walks at staggered k-blocks (warpmma_walk_start): in
+  // lockstep every CTA would ask for the same token rows and weight columns at once. Deterministic:
+  // the order depends on the strip, not on M or the run.
+  const int rot = p.rotate ? warpmma_walk_start(blockIdx.x / p.split, gridDim.x / p.split, kb_count) : 0;
+  auto kb_at = [&](int i) { return kb_first + warpmma_walk_kblock(warp, warps, i, rot, kb_count); };
 
   // This lane's weight rows are g + 8 h of each fragment, its tokens g of each fragment, its scales
   // those of tokens 2t and 2t + 1. Past N or M a copy writes zeros and reads nothing (its address is

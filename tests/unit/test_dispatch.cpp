@@ -2,6 +2,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <vector>
 
 #include "dispatch.h"
 
@@ -69,6 +70,35 @@ TEST(Dispatch, PrimaryShapeGetsTheMeasuredBest) {
   // Never more splits than k-blocks.
   EXPECT_EQ(choose_config(1, 64, 128, d).split_k, 1);
   EXPECT_LE(choose_config(1, 64, 256, d).split_k, 2);
+}
+
+// The warp-MMA kernel's staggered walk over a K slice is a permutation: across its warps, every strip
+// takes every k-block of the slice exactly once, whatever its start, and the starts spread over the
+// slice (strip 0 at 0, each later strip no earlier than the one before).
+TEST(Dispatch, WarpMmaWalkTakesEveryKBlockOnce) {
+  for (int kb_count : {1, 2, 3, 4, 7, 12, 19, 28, 56, 57, 128, 144})
+    for (int warps : {4, 8, 12, 16})
+      for (int64_t strips : {1, 7, 36, 132}) {
+        int prev = 0;
+        for (int64_t s = 0; s < strips; ++s) {
+          const int rot = warpmma_walk_start(s, strips, kb_count);
+          ASSERT_GE(rot, prev);
+          ASSERT_LT(rot, kb_count);
+          if (s == 0) ASSERT_EQ(rot, 0);
+          prev = rot;
+          std::vector<int> seen(size_t(kb_count), 0);
+          for (int w = 0; w < warps; ++w)
+            for (int i = 0; i < warpmma_warp_kblocks(w, warps, kb_count); ++i) {
+              const int kb = warpmma_walk_kblock(w, warps, i, rot, kb_count);
+              ASSERT_GE(kb, 0);
+              ASSERT_LT(kb, kb_count);
+              ++seen[size_t(kb)];
+            }
+          for (int kb = 0; kb < kb_count; ++kb)
+            ASSERT_EQ(seen[size_t(kb)], 1) << "k-block " << kb << " of " << kb_count << ", " << warps << " warps, strip "
+                                           << s << " of " << strips;
+        }
+      }
 }
 
 // The warp-MMA kernel where its strips fill two thirds to all of the SMs at M <= 8, and nowhere else
