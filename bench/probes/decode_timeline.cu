@@ -39,7 +39,8 @@ const char* kMarkNames[kMarks] = {"entry",        "producer may load", "first ti
 const char* kFloorMarkNames[kMarks] = {"entry", "first pass landed (thread 0)", "exit", "", "", "", "", "", "", "", ""};
 const char* kWarpMmaMarkNames[kMarks] = {"entry", "preceding grid done", "ring's first copies issued",
                                          "first k-block landed (warp 0)", "math done (warp 0)",
-                                         "math done (all warps)", "exit", "partials in shared memory", "", "", ""};
+                                         "math done (all warps)", "exit", "partials in shared memory", "thread 0's first sum",
+                                         "", ""};
 
 int main(int argc, char** argv) try {
   using bench::DeviceBuffer;

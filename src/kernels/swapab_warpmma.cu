@@ -298,6 +298,7 @@ __global__ void __launch_bounds__(warpmma_max_warps(kFragTokens * NT) * 32, 1)
 #pragma unroll
     for (int w2 = 0; w2 < kMaxWarps; ++w2)
       if (w2 < warps) s += v[w2];
+    BLOCKFP8_MARK_AFTER(8, threadIdx.x == 0 && i == 0, __float_as_uint(s));  // thread 0's first sum
     if (p.split > 1) {
       part[i] = s;
     } else {
