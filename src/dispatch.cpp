@@ -257,14 +257,16 @@ blockfp8_config_t choose_warpmma_config(int64_t m, int64_t n, const DeviceInfo& 
   // Wider strips first: each strip reads the tokens once more. Eight warps; rings of 4 k-blocks for
   // 16-row strips, 2 for 32-row ones (s11 call 3, M = 1 / 8, cold us: 2112x7168 6.27 / 7.53 against
   // 6.40-6.76 / 7.67-8.03 for 12 or 16 warps or rings of 2 or 8; 4096x7168 9.68 / 10.80, 3072x1536
-  // 3.46 / 3.87, 4096x512 2.49 / 2.67, within 1 % of the best width or better). The launcher keeps
-  // such a grid at one CTA an SM.
+  // 3.46 / 3.87, 4096x512 2.49 / 2.67, within 1 % of the best width or better). From 7 tokens the
+  // 16-row strips' slots carry more token bytes and a ring of 2 is faster: 0.976-0.991x at M = 7-8 on
+  // 2112x7168 and 1536x7168, while at M = 3-6 the two shapes disagree (0.979-1.038x; s12 calls 14-15,
+  // shuffled rounds). The launcher keeps such a grid at one CTA an SM.
   for (const int rows : {32, 16}) {
     const int64_t strips = (n + rows - 1) / rows;
     if (strips > dev.sm_count || 3 * strips < 2 * int64_t(dev.sm_count)) continue;
     cfg.kernel = BLOCKFP8_KERNEL_WARP_MMA;
     cfg.token_tile = 8, cfg.weight_rows = rows, cfg.split_k = 1;
-    cfg.warpgroups = 2, cfg.stage_kblocks = rows == 32 ? 2 : 4;
+    cfg.warpgroups = 2, cfg.stage_kblocks = rows == 32 || m >= kWarpMmaShortRingM ? 2 : 4;
     return cfg;
   }
   return cfg;

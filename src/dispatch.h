@@ -185,7 +185,7 @@ constexpr int warpmma_walk_kblock(int warp, int warps, int i, int rot, int kb_co
   return l < kb_count ? l : l - kb_count;
 }
 // The fused A side (blockfp8_gemm_bf16a in one launch) of the configurations the dispatcher picks.
-#define BLOCKFP8_WARPMMA_FUSED_CONFIGS(X) X(8, 16, 4) X(8, 32, 2)
+#define BLOCKFP8_WARPMMA_FUSED_CONFIGS(X) X(8, 16, 4) X(8, 16, 2) X(8, 32, 2)
 // Each thread of the fused kernel loads this many 16-byte pieces of X, all before the weight copies:
 // a CTA of w warps quantises at most 2 w x kWarpMmaFusedLoads groups of 128 (M x K slice k-blocks).
 // Eight (M = 2 at K = 7168 in one launch) measured 0.99-1.13x two launches there, and 1.07x at
@@ -208,6 +208,8 @@ int warpmma_default_kblocks(int token_tile, int weight_rows);
 // 1.05x; where the strips take more than one round it lost (4608x7168: 144 of 32, 1.11-1.33x;
 // 7168x2048 and 7168x16384, 224 of 32: 1.00-1.26x). kernel == 0 where it does not apply.
 constexpr int kWarpMmaMaxM = 8;
+// From this many tokens the 16-row strips run a ring of 2 k-blocks, not 4 (choose_warpmma_config).
+constexpr int kWarpMmaShortRingM = 7;
 blockfp8_config_t choose_warpmma_config(int64_t m, int64_t n, const DeviceInfo& dev);
 // The TMA decode kernel's configuration (the cost model over splits and tile heights).
 blockfp8_config_t choose_swapab_config(int64_t m, int64_t n, int64_t k, const DeviceInfo& dev);
