@@ -5,9 +5,10 @@
 // Why a second decode kernel. At M <= 8 the TMA kernel (swapab_splitk.cu) streams at the floor's
 // rate but pays ~1.6 us before its first stage lands and ~1.5 us of split-K tail (cluster barriers,
 // DSMEM) around it (docs/decode-kernel-notes.md). Here a CTA owns a strip of 16 or 32 weight rows
-// over all of K (or a cluster rank's share), its warps take interleaved k-blocks, and each thread
-// keeps `S` k-blocks of its own copies in flight, like the streaming-floor kernel keeps its loads:
-// the first bytes are requested right after launch, and the reduction is across one CTA's warps.
+// over all of K (or a cluster rank's share), its warps take interleaved k-blocks (each strip starting
+// at its own place in K: warpmma_walk_start), and each thread keeps `S` k-blocks of its own copies in
+// flight, like the streaming-floor kernel keeps its loads: the first bytes are requested right after
+// launch, and the reduction is across one CTA's warps.
 //
 // The layout trick. A dot product does not care in which order k runs, as long as both operands use
 // the same order. So lane (g, t) = (lane / 4, lane % 4) copies 16 contiguous bytes of weight row g at
