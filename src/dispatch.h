@@ -173,7 +173,7 @@ constexpr int warpmma_smem_bytes(int token_tile, int weight_rows, int ring, int 
 // k-blocks w, w + warps, ... (warpmma_warp_kblocks of them), and with a staggered start `rot` its i-th
 // is (w + i warps + rot) mod kb_count, so every k-block is still taken exactly once. Strip s of
 // `strips` starts s / strips of the way in: the CTAs do not all ask for the same k-block at once
-// (s12 calls 1-2: 0.955-0.99x on long K). Used by the kernel; tested on the CPU.
+// (s12 calls 1-2: 0.955-0.995x on long K). Used by the kernel; tested on the CPU.
 constexpr int warpmma_warp_kblocks(int warp, int warps, int kb_count) {
   return warp < kb_count ? (kb_count - warp + warps - 1) / warps : 0;
 }

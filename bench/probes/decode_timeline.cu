@@ -24,6 +24,7 @@
 #include "common.h"
 #include "floor.h"
 #include "inputs.h"
+#include "kernels/timeline.cuh"  // kTimelineMarks, kTimelineCtas: the rows the kernels record
 #include "timing.h"
 
 namespace blockfp8::detail {  // BLOCKFP8_TIMELINE builds
@@ -31,7 +32,7 @@ int read_timeline(unsigned long long* host, int ctas);          // swapab_splitk
 int read_warpmma_timeline(unsigned long long* host, int ctas);  // swapab_warpmma.cu
 }
 
-constexpr int kMarks = 11, kMaxCtas = 1024;  // kTimelineMarks, kTimelineCtas in kernels/timeline.cuh
+constexpr int kMarks = blockfp8::detail::kTimelineMarks, kMaxCtas = blockfp8::detail::kTimelineCtas;
 const char* kMarkNames[kMarks] = {"entry",        "producer may load", "first tile's loads issued",
                                   "scales loaded", "math done (wg0)",   "all ranks parked",
                                   "stored",        "exit",              "first stage landed (wg0)",

@@ -30,8 +30,8 @@ int swapab_reg_ctas(int token_tile, int warpgroups);
 blockfp8_status_t launch_tiled_gemm(const Problem& p, const blockfp8_config_t& cfg, const DeviceInfo& dev,
                                     cudaStream_t stream);
 
-// src/kernels/swapab_warpmma.cu — decode at a few tokens: weight strips straight into registers,
-// warp-level fp8 MMA, the K split (if any) over a cluster. No persistent grid: one CTA a strip.
+// src/kernels/swapab_warpmma.cu — decode at a few tokens: weight strips through per-thread cp.async
+// rings, warp-level fp8 MMA, the K split (if any) over a cluster. No persistent grid: one CTA a strip.
 blockfp8_status_t launch_swapab_warpmma(const Problem& p, const blockfp8_config_t& cfg, const DeviceInfo& dev,
                                         cudaStream_t stream);
 // The same kernel with the A side fused (blockfp8_gemm_bf16a): each CTA quantises its token tile's K

@@ -331,8 +331,8 @@ __global__ void __launch_bounds__(warpmma_max_warps(kFragTokens * NT) * 32, 1)
 template <int NT, int RT, int S, bool kFused>
 blockfp8_status_t enqueue(Params prm, const blockfp8_config_t& cfg, const DeviceInfo& dev, cudaStream_t stream) {
   const int warps = 4 * cfg.warpgroups;
-  // Staggered K walks where the slice outlasts the CTA's rings: 0.96-0.99x on the five long-K shapes
-  // the dispatcher gives this kernel at M = 1-8, and 1.015-1.025x on 4096x512, whose 4 k-blocks are
+  // Staggered K walks where the slice outlasts the CTA's rings: 0.955-0.995x on the five long-K shapes
+  // the dispatcher gives this kernel at M = 1-8, and 1.015-1.020x on 4096x512, whose 4 k-blocks are
   // all in flight at once (s12 calls 1-2). BLOCKFP8_WARPMMA_ROTATE=0 turns it off (diagnostic).
   static const bool rotate = env_switch("BLOCKFP8_WARPMMA_ROTATE", true);
   prm.rotate = rotate && prm.kb_slice > warps * S;
