@@ -217,7 +217,16 @@ bool tiled_wins(int64_t m, int64_t n, int64_t k, const DeviceInfo& dev) {
   // 16384x512 11.0 vs 7.4, 24576x1536 25.1 vs 16.0), decode at 56 (7168x16384 47.1 vs 54.6,
   // 7168x2048 9.0 vs 10.7) and 36 (4608x7168 19.6 vs 25.6).
   const int64_t weight_tiles = (n + 127) / 128;
-  if (m > kSwapabMaxPipelinedTokenTile) return weight_tiles * 11 >= int64_t(dev.sm_count) * 3;
+  if (m > kSwapabMaxPipelinedTokenTile) {
+    if (weight_tiles * 11 >= int64_t(dev.sm_count) * 3) return true;
+    // Narrower long-K weights from 12 tiles, where the tiled kernel splits K over a cluster (up to 8
+    // CTAs): above 64 tokens the decode kernel runs its 128-token tile and re-reads every token k-block
+    // per 64 weight rows, the tiled kernel per 96-192. Forced (s13 calls 1-2, cold us at M = 96-128,
+    // decode vs best split): 2112x7168 15.7 vs 13.0-13.2, 3072x7168 19.8 vs 16.6-16.7, 4096x7168 20.2-20.5
+    // vs 17.4-17.8, 1536x7168 11.9 vs 11.5-11.7; 576x7168 (5 tiles) 8.6 vs 9.1: decode.
+    return weight_tiles >= kTiledSplitMinWeightTiles && k >= kTiledSplitMinK &&
+           choose_tiled_config(m, n, k, dev).split_k > 1;
+  }
   return m > 32 && weight_tiles * 2 > dev.sm_count;
 }
 

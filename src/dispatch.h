@@ -15,8 +15,9 @@ struct DeviceInfo {
   int smem_per_block_optin = 232448;  // bytes a CTA may use after cudaFuncSetAttribute
   // max_clusters[s]: how many clusters of s CTAs (one CTA per SM, the decode kernel's footprint)
   // the device can hold at once; 0 = unknown. Clusters are placed within one GPC, so this is
-  // not sm_count / s on Hopper (132 SMs hold 32 clusters of 4, not 33).
-  int max_clusters[9] = {0, 132, 66, 44, 32, 26, 22, 18, 16};
+  // not sm_count / s on Hopper (the H200 holds 30 clusters of 4, not 33).
+  // The defaults are one H200's, as the device query read them (s13 call 5, Occupancy.ResidentClusters...).
+  int max_clusters[9] = {0, 132, 66, 39, 30, 22, 17, 15, 15};
   int ordinal = 0;                  // the CUDA device index (keys the launchers' caches)
   int smem_per_sm = 233472;         // bytes of shared memory one SM shares among its CTAs
   int smem_reserved_per_cta = 1024;  // what the runtime keeps of it per resident CTA
@@ -145,6 +146,10 @@ double swapab_cost_ns(int64_t m, int64_t n, int64_t k, int token_tile, int weigh
 // above one token tile, where the decode tiles would fill more than half the SMs; at M <= 128, wide
 // weights at M > 64 or M > 32 with short K (measured rules; see dispatch.cpp).
 bool tiled_wins(int64_t m, int64_t n, int64_t k, const DeviceInfo& dev);
+// At one token tile above 64 tokens, the tiled kernel also takes weights of at least this many
+// 128-row tiles with K at least this long, where it splits K (tiled_wins).
+constexpr int64_t kTiledSplitMinWeightTiles = 12;
+constexpr int64_t kTiledSplitMinK = 4096;
 
 // The warp-MMA decode kernel (kernels/swapab_warpmma.cu): a CTA of 4 x warpgroups warps owns a strip
 // of weight_rows rows x a token tile over its K slice; each thread keeps stage_kblocks k-blocks of its

@@ -74,7 +74,7 @@ static_assert(tiled_scale_blocks(176) == 3 && tiled_scale_blocks(192) == 2 && ti
 // memory in rank order (deterministic), for grids with too few tiles to fill the device. A unit is
 // one tile; every cluster of the grid must be resident at once, and the ring must hold the tile's
 // fp32 partial ([128][weight_rows + kTiledPartialPad]) once the mainloop is done.
-constexpr int kTiledMaxSplitK = 4;
+constexpr int kTiledMaxSplitK = 8;
 // The dispatcher splits K only above this many tokens (a forced split runs at any M).
 constexpr int kTiledSplitMinTokens = 64;
 constexpr int kTiledPartialPad = 4;

@@ -361,28 +361,45 @@ __device__ __forceinline__ void park_partial(float* red, const float (&acc)[BN /
           make_float2(acc[4 * j + 2 * h], acc[4 * j + 2 * h + 1]);
 }
 
-// Split-K: cluster rank r sums rows [128 r / k_split, 128 (r + 1) / k_split) of the tile over every
-// rank's parked partial, in rank order (bitwise deterministic), and stores them.
-template <int BN>
-__device__ __forceinline__ void reduce_split_store(const float* red, const Params& p, Tile tile, int tid) {
-  const int rank = int(blockIdx.x % p.k_split);
-  const int r0 = rank * kTokens / p.k_split, r1 = (rank + 1) * kTokens / p.k_split;
+// Split-K: cluster rank r sums rows [128 r / S, 128 (r + 1) / S) of the tile over every rank's parked
+// partial, in rank order (bitwise deterministic), and stores them. A thread issues all S ranks' loads
+// of a quad before the first add: summed as they came, each load waited out the DSMEM latency of the
+// one before it, S times a quad.
+template <int BN, int S>
+__device__ __forceinline__ void reduce_split_store_s(const float* red, const Params& p, Tile tile, int tid) {
   constexpr int kQuads = BN / 4;
-  for (int q = r0 * kQuads + tid; q < r1 * kQuads; q += kMathThreads) {
-    const int r = q / kQuads, c = (q % kQuads) * 4;
-    const float* src = red + r * kPartialPitch<BN> + c;
-    float4 sum = ptx::ld_cluster_f4(ptx::map_to_rank(src, 0));
-    for (int other = 1; other < p.k_split; ++other) {
-      const float4 v = ptx::ld_cluster_f4(ptx::map_to_rank(src, other));
-      sum.x += v.x, sum.y += v.y, sum.z += v.z, sum.w += v.w;
-    }
-    const int m = tile.m0 + r, n = tile.n0 + c;
-    if (m >= p.m) continue;
+  const int rank = int(blockIdx.x % S);
+  // Rows past M are never stored: their partials are not read either.
+  const int q_end = min((rank + 1) * kTokens / S, max(p.m - tile.m0, 0)) * kQuads;
+#pragma unroll 1
+  for (int q = rank * kTokens / S * kQuads + tid; q < q_end; q += kMathThreads) {
+    const float* src = red + (q / kQuads) * kPartialPitch<BN> + (q % kQuads) * 4;
+    float4 v[S];
+#pragma unroll
+    for (int r = 0; r < S; ++r) v[r] = ptx::ld_cluster_f4(ptx::map_to_rank(src, r));
+    float4 sum = v[0];
+#pragma unroll
+    for (int r = 1; r < S; ++r) sum.x += v[r].x, sum.y += v[r].y, sum.z += v[r].z, sum.w += v[r].w;
+    const int m = tile.m0 + q / kQuads, n = tile.n0 + (q % kQuads) * 4;
     const int64_t base = int64_t(m) * p.ldc + n;
     const float vals[4] = {sum.x, sum.y, sum.z, sum.w};
 #pragma unroll
     for (int e = 0; e < 4; ++e)
       if (n + e < p.n) store_out(p.c, base + e, vals[e], p.c_dtype);
+  }
+}
+
+template <int BN>
+__device__ __forceinline__ void reduce_split_store(const float* red, const Params& p, Tile tile, int tid) {
+  static_assert(kTiledMaxSplitK == 8, "one instantiation per split");
+  switch (p.k_split) {
+    case 2: return reduce_split_store_s<BN, 2>(red, p, tile, tid);
+    case 3: return reduce_split_store_s<BN, 3>(red, p, tile, tid);
+    case 4: return reduce_split_store_s<BN, 4>(red, p, tile, tid);
+    case 5: return reduce_split_store_s<BN, 5>(red, p, tile, tid);
+    case 6: return reduce_split_store_s<BN, 6>(red, p, tile, tid);
+    case 7: return reduce_split_store_s<BN, 7>(red, p, tile, tid);
+    default: return reduce_split_store_s<BN, 8>(red, p, tile, tid);
   }
 }
 

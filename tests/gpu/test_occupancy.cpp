@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 
 #include "gpu_test_util.h"
+#include "device_info.h"
 #include "kernels/launch.h"
 
 namespace {
@@ -19,6 +20,25 @@ TEST(Occupancy, TwoWarpgroupDecodeKernelsShareAnSm) {
   // The widest token tiles hold 64-register accumulator pairs: one CTA an SM, as the cost model has it.
   EXPECT_EQ(swapab_reg_ctas(64, 2), 1);
   EXPECT_EQ(swapab_reg_ctas(128, 2), 1);
+}
+
+// Clusters of s CTAs (one an SM) the device holds at once: what the split-K rules check a grid against
+// (every cluster of a split is resident at once). Printed, since the CPU defaults in dispatch.h are
+// copies of one H200's values; on any device a cluster size holds no more than the one below it.
+TEST(Occupancy, ResidentClustersShrinkWithTheirSize) {
+  BF8T_REQUIRE_HOPPER();
+  const blockfp8::detail::DeviceInfo* d = nullptr;
+  ASSERT_EQ(blockfp8::detail::current_device_info(&d), BLOCKFP8_SUCCESS);
+  std::printf("resident clusters of 1..8 CTAs:");
+  for (int s = 1; s <= 8; ++s) std::printf(" %d", d->max_clusters[s]);
+  std::printf("\n");
+  EXPECT_LE(d->max_clusters[1], d->sm_count);
+  EXPECT_GE(d->max_clusters[1], 1);
+  for (int s = 2; s <= 8; ++s) {
+    EXPECT_GE(d->max_clusters[s], 1) << s;
+    EXPECT_LE(d->max_clusters[s], d->max_clusters[s - 1]) << s;
+    EXPECT_LE(d->max_clusters[s] * s, d->sm_count) << s;
+  }
 }
 
 }  // namespace

@@ -214,6 +214,20 @@ TEST_F(TiledTest, SplitK) {
     ASSERT_NO_FATAL_FAILURE(run_case(s, cfgs));
 }
 
+// Clusters of 5-8 along K (uneven shares of rows in the sum: 128 / 5, 128 / 6, 128 / 7), each case
+// small enough in units for the H200's clusters of that size.
+TEST_F(TiledTest, SplitKWideClusters) {
+  auto split = [](int32_t rows, int32_t k_split) {
+    blockfp8_config_t c = tiled(rows);
+    c.split_k = k_split;
+    return c;
+  };
+  const std::vector<blockfp8_config_t> cfgs = {split(192, 8), split(176, 5), split(128, 7), split(96, 6)};
+  for (const GemmSpec& s : {spec(1, 1536, 7168), spec(129, 300, 2048), spec(257, 300, 1280, BLOCKFP8_DTYPE_FP32),
+                            col_a(spec(200, 700, 1152))})
+    ASSERT_NO_FATAL_FAILURE(run_case(s, cfgs));
+}
+
 // Forced configurations the kernel cannot run: INVALID_CONFIG and C untouched.
 TEST_F(TiledTest, BadForcedConfigsAreRefused) {
   const GemmSpec s = spec(300, 2112, 512);

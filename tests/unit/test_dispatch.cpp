@@ -294,9 +294,17 @@ TEST(Dispatch, TiledTakesWideWeightsAtMidM) {
   EXPECT_EQ(choose_config(64, 32768, 512, d).kernel, BLOCKFP8_KERNEL_TILED);
   EXPECT_EQ(choose_config(64, 9216, 7168, d).kernel, BLOCKFP8_KERNEL_TILED);
   EXPECT_EQ(choose_config(64, 24576, 1536, d).kernel, BLOCKFP8_KERNEL_TILED);
-  // Narrower weights stay on the decode kernel; so does all of M <= 32.
-  EXPECT_EQ(choose_config(128, 2112, 7168, d).kernel, BLOCKFP8_KERNEL_SWAPAB_SPLITK);
-  EXPECT_EQ(choose_config(128, 4096, 7168, d).kernel, BLOCKFP8_KERNEL_SWAPAB_SPLITK);  // 32 tiles
+  // From 12 weight tiles with long K, where the tiled kernel splits K (s13 calls 1-2).
+  for (int64_t n : {1536, 2112, 3072, 4096})
+    for (int64_t m : {65, 96, 128}) {
+      const blockfp8_config_t c = choose_config(m, n, 7168, d);
+      EXPECT_EQ(c.kernel, BLOCKFP8_KERNEL_TILED) << m << " " << n;
+      EXPECT_GT(c.split_k, 1) << m << " " << n;
+    }
+  // Narrower weights, short K, and M = 33-64 stay on the decode kernel; so does all of M <= 32.
+  EXPECT_EQ(choose_config(128, 576, 7168, d).kernel, BLOCKFP8_KERNEL_SWAPAB_SPLITK);
+  EXPECT_EQ(choose_config(128, 3072, 1536, d).kernel, BLOCKFP8_KERNEL_SWAPAB_SPLITK);
+  EXPECT_EQ(choose_config(64, 2112, 7168, d).kernel, BLOCKFP8_KERNEL_SWAPAB_SPLITK);
   EXPECT_EQ(choose_config(64, 4608, 7168, d).kernel, BLOCKFP8_KERNEL_SWAPAB_SPLITK);
   EXPECT_EQ(choose_config(64, 7168, 16384, d).kernel, BLOCKFP8_KERNEL_SWAPAB_SPLITK);
   EXPECT_EQ(choose_config(64, 7168, 1024, d).kernel, BLOCKFP8_KERNEL_SWAPAB_SPLITK);  // 56 tiles: decode
@@ -316,7 +324,7 @@ TEST(Dispatch, DecodeTakesSmallWeightsPastOneTokenTile) {
   EXPECT_EQ(split.kernel, BLOCKFP8_KERNEL_TILED);
   EXPECT_GT(split.split_k, 1);
   EXPECT_EQ(choose_config(256, 1536, 7168, d).kernel, BLOCKFP8_KERNEL_TILED);
-  EXPECT_EQ(choose_config(128, 2112, 7168, d).kernel, BLOCKFP8_KERNEL_SWAPAB_SPLITK);  // one token tile
+  EXPECT_EQ(choose_config(128, 576, 7168, d).kernel, BLOCKFP8_KERNEL_SWAPAB_SPLITK);  // one token tile
   EXPECT_EQ(choose_config(256, 4096, 7168, d).kernel, BLOCKFP8_KERNEL_TILED);
   EXPECT_EQ(choose_config(256, 7168, 2048, d).kernel, BLOCKFP8_KERNEL_TILED);
   EXPECT_EQ(choose_config(513, 576, 7168, d).kernel, BLOCKFP8_KERNEL_TILED);
