@@ -25,7 +25,7 @@ bool cached_tile_map(CUtensorMap* map, const TileMapSpec& spec);
 // Callers keep the answer in a function-local static: read once per process.
 bool env_switch(const char* var, bool fallback);
 
-// Programmatic dependent launch for the decode kernels: on unless BLOCKFP8_PDL=0 (read once; a
+// Programmatic dependent launch for every GEMM kernel: on unless BLOCKFP8_PDL=0 (read once; a
 // diagnostic switch for measuring what it is worth).
 bool pdl_enabled();
 

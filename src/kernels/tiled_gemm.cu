@@ -584,6 +584,11 @@ __global__ void __launch_bounds__(kThreads, 1)
   } else {
     __syncthreads();
   }
+  // Launched with programmatic dependent launch: the next kernel in the stream may launch now, and
+  // this one's prologue above ran while the preceding kernel finished. Nothing before this wait
+  // touches memory that kernel may write (A, B, the scales, C).
+  ptx::launch_dependents();
+  ptx::grid_dependency_wait();
 
   if (threadIdx.x >= kMathThreads) {
     ptx::setmaxnreg_dec<kSplit ? kSplitProducerRegs : kProducerRegs>();
@@ -686,19 +691,22 @@ blockfp8_status_t launch(const Problem& p, const blockfp8_config_t& cfg, const D
   // Split-K: a cluster of split_k CTAs per unit, all resident at once (check_tiled_config).
   const int cluster = split ? cfg.split_k : ctas;
   const int resident = cluster > 1 ? dev.max_clusters[cluster] : std::max(dev.sm_count, 1);
-  cudaLaunchAttribute attr[1];
-  attr[0].id = cudaLaunchAttributeClusterDimension;
-  attr[0].val.clusterDim.x = unsigned(cluster);
-  attr[0].val.clusterDim.y = 1;
-  attr[0].val.clusterDim.z = 1;
-  cudaLaunchConfig_t lc{};
   if (split && prm.units > resident) return BLOCKFP8_ERROR_INVALID_CONFIG;
+  // Programmatic dependent launch as the decode kernels have it (pdl_enabled), and the cluster if any.
+  cudaLaunchAttribute attr[2];
+  attr[0].id = cudaLaunchAttributeProgrammaticStreamSerialization;
+  attr[0].val.programmaticStreamSerializationAllowed = pdl_enabled() ? 1 : 0;
+  attr[1].id = cudaLaunchAttributeClusterDimension;
+  attr[1].val.clusterDim.x = unsigned(cluster);
+  attr[1].val.clusterDim.y = 1;
+  attr[1].val.clusterDim.z = 1;
+  cudaLaunchConfig_t lc{};
   lc.gridDim = dim3(unsigned(std::min<int64_t>(prm.units, resident) * cluster));
   lc.blockDim = dim3(kThreads);
   lc.dynamicSmemBytes = smem;
   lc.stream = stream;
   lc.attrs = attr;
-  lc.numAttrs = cluster > 1 ? 1 : 0;
+  lc.numAttrs = cluster > 1 ? 2 : 1;
   const cudaError_t e =
       split ? cudaLaunchKernelEx(&lc, tiled_gemm_kernel<BN, true>, map_a, map_b, map_c, prm, map_a_tail, map_b_tail)
             : cudaLaunchKernelEx(&lc, tiled_gemm_kernel<BN, false>, map_a, map_b, map_c, prm, map_a_tail, map_b_tail);
