@@ -1,6 +1,6 @@
 // Probe: where one decode-kernel call spends its time, from timestamps the kernel itself records.
-// Needs a library built with -DBLOCKFP8_TIMELINE=ON (the BLOCKFP8_MARK points of swapab_splitk.cu and
-// swapab_warpmma.cu; the plan says which kernel runs, and so whose marks are read).
+// Needs a library built with -DBLOCKFP8_TIMELINE=ON (the BLOCKFP8_MARK points of swapab_splitk.cu,
+// swapab_warpmma.cu and tiled_gemm.cu; the plan says which kernel runs, and so whose marks are read).
 // The call is timed as the benchmark times it (rotating weight copies in one CUDA graph, cold L2);
 // the last call of the last replay leaves, per CTA, %globaltimer and clock64 at each mark, and this prints,
 // per mark, when the CTAs reached it relative to the first CTA's entry (globaltimer) and relative
@@ -30,6 +30,7 @@
 namespace blockfp8::detail {  // BLOCKFP8_TIMELINE builds
 int read_timeline(unsigned long long* host, int ctas);          // swapab_splitk.cu
 int read_warpmma_timeline(unsigned long long* host, int ctas);  // swapab_warpmma.cu
+int read_tiled_timeline(unsigned long long* host, int ctas);    // tiled_gemm.cu
 }
 
 constexpr int kMarks = blockfp8::detail::kTimelineMarks, kMaxCtas = blockfp8::detail::kTimelineCtas;
@@ -42,6 +43,12 @@ const char* kWarpMmaMarkNames[kMarks] = {"entry", "preceding grid done", "ring's
                                          "first k-block landed (warp 0)", "math done (warp 0)",
                                          "math done (all warps)", "exit", "partials in shared memory", "thread 0's first sum",
                                          "", ""};
+
+// The tiled kernel's marks (thread 0 of the CTA unless named; math marks: the last tile's).
+const char* kTiledMarkNames[kMarks] = {"entry", "preceding grid done", "producer's last load issued",
+                                       "first stage landed (wg0)", "math done (wg0)", "all ranks parked (split)",
+                                       "stores issued", "exit", "first stage issued (producer)",
+                                       "parked (split)", ""};
 
 int main(int argc, char** argv) try {
   using bench::DeviceBuffer;
@@ -115,11 +122,12 @@ int main(int argc, char** argv) try {
                                         : bench::time_graph(call, order, 15, st).median_us;
 
   std::vector<unsigned long long> tl(size_t(kMaxCtas) * 2 * kMarks);
-  const bool warpmma = cfg.kernel == BLOCKFP8_KERNEL_WARP_MMA;
+  const bool warpmma = cfg.kernel == BLOCKFP8_KERNEL_WARP_MMA, tiled = cfg.kernel == BLOCKFP8_KERNEL_TILED;
   const int got = floor_mode ? bench::read_floor_timeline(tl.data(), kMaxCtas)
                   : warpmma  ? blockfp8::detail::read_warpmma_timeline(tl.data(), kMaxCtas)
+                  : tiled    ? blockfp8::detail::read_tiled_timeline(tl.data(), kMaxCtas)
                              : blockfp8::detail::read_timeline(tl.data(), kMaxCtas);
-  const char* const* names = floor_mode ? kFloorMarkNames : warpmma ? kWarpMmaMarkNames : kMarkNames;
+  const char* const* names = floor_mode ? kFloorMarkNames : warpmma ? kWarpMmaMarkNames : tiled ? kTiledMarkNames : kMarkNames;
   if (got <= 0) {
     std::printf("no timeline: is the library built with -DBLOCKFP8_TIMELINE=ON?\n");
     return 1;

@@ -32,11 +32,16 @@
 #include "kernels/ptx.cuh"
 #include "kernels/host_support.h"
 #include "kernels/store_out.cuh"
+#include "kernels/timeline.cuh"
 
 namespace blockfp8::detail {
 namespace {
 
 using ptx::kKBlockBytes;
+
+#ifdef BLOCKFP8_TIMELINE
+__device__ TimelineRows g_timeline;  // kernels/timeline.cuh; read by read_tiled_timeline
+#endif
 
 constexpr int kTokens = kTiledTokenTile;  // tokens per tile (wgmma M of both math warpgroups)
 constexpr int kMathThreads = 128 * kTiledWarpgroups;
@@ -225,6 +230,7 @@ __device__ __forceinline__ void produce_tiles(const TileMaps& maps, const Params
         ptx::mbar_arrive_expect_tx(&full[s], L::kStage);
         load_a(maps.a, stage, &full[s], kb);
         load_b(maps.b, stage, &full[s], kb);
+        BLOCKFP8_MARK(8, u == w.u0 && kb == w.kb0);  // the first stage's loads issued
       }
       continue;
     }
@@ -239,8 +245,10 @@ __device__ __forceinline__ void produce_tiles(const TileMaps& maps, const Params
       else if (a_valid > 0) load_a(maps.a_tail, stage, &full[s], kb);
       if (b_valid == b_rows) load_b(maps.b, stage, &full[s], kb);
       else if (b_valid > 0) load_b(maps.b_tail, stage, &full[s], kb);
+      BLOCKFP8_MARK(8, u == w.u0 && kb == w.kb0);  // the first stage's loads issued
     }
   }
+  BLOCKFP8_MARK(2, true);  // the last load issued
   // In a cluster, the other CTAs' math warps arrive on this CTA's empty barriers, and their producers
   // wrote into this CTA's ring: stay until every CTA has released every stage, so that nothing
   // targets this CTA's shared memory after it exits.
@@ -514,6 +522,7 @@ __device__ __forceinline__ void consume(const CUtensorMap* map_c, const Params& 
     };
     int s = pos.stage;
     ptx::mbar_wait(&full[s], pos.phase);
+    BLOCKFP8_MARK(3, threadIdx.x == 0 && u == w.u0);  // the first stage landed (wg0)
     issue(s);
     pos.next(p.stages);
     for (int kb = w.kb0; kb < w.kb1; ++kb) {
@@ -537,18 +546,22 @@ __device__ __forceinline__ void consume(const CUtensorMap* map_c, const Params& 
         pos.next(p.stages);
       }
     }
+    BLOCKFP8_MARK(4, threadIdx.x == 0);  // this tile's math done (wg0; the last tile's stays)
     if constexpr (kSplit) {
       // One tile a cluster: every stage of the ring has been consumed, so once both warpgroups are
       // done with their last wgmmas the ring holds this CTA's partial tile for the others to read.
       ptx::named_barrier(kSplitParked, 256);
       park_partial<BN>(reinterpret_cast<float*>(smem), acc, row, lane);
+      BLOCKFP8_MARK(9, threadIdx.x == 0);  // parked
       ptx::cluster_arrive();
       ptx::cluster_wait();
+      BLOCKFP8_MARK(5, threadIdx.x == 0);  // every rank parked
       reduce_split_store<BN>(reinterpret_cast<const float*>(smem), p, tile, threadIdx.x);
     } else {
       if (p.tma_store) store_tile_tma<BN>(acc, map_c, p, my_out, tile, wg, tid_wg);
       else store_tile_direct<BN>(acc, p, tile, wg, tid_wg);
     }
+    BLOCKFP8_MARK(6, threadIdx.x == 0);  // this tile's stores issued (thread 0's)
   }
   // Warpgroup 1's last turn signal has no k-block after it: take it, so no arrival is left pending.
   if (wg == 0 && !first_issue) ptx::named_barrier(kTurnOf0, 256);
@@ -562,6 +575,7 @@ __global__ void __launch_bounds__(kThreads, 1)
                       const __grid_constant__ CUtensorMap tmap_c, const Params p,
                       const __grid_constant__ CUtensorMap tmap_a_tail, const __grid_constant__ CUtensorMap tmap_b_tail) {
   using L = Layout<BN>;
+  BLOCKFP8_MARK(0, threadIdx.x == 0);  // entry
   extern __shared__ uint8_t smem_raw[];
   uint8_t* smem = ptx::align_smem_1024(smem_raw);
   uint8_t* out = smem + p.stages * L::kStage;
@@ -569,6 +583,15 @@ __global__ void __launch_bounds__(kThreads, 1)
   uint64_t* full = reinterpret_cast<uint64_t*>(scales + p.stages * kScalePitch);
   uint64_t* empty = full + p.stages;
 
+  // The TMA descriptors first (kernel parameters: no wait needed): their fetch then overlaps the
+  // barrier set-up and the wait for the preceding grid. Fetched where the producer first uses them, the
+  // first stage went out 1.6 us after that wait (s13 call 14, 2112x7168 M = 128, split 8).
+  if (threadIdx.x == kMathThreads) {
+    ptx::prefetch_tensormap(&tmap_a);
+    ptx::prefetch_tensormap(&tmap_b);
+    if (p.m % (kTokens / p.cta_n)) ptx::prefetch_tensormap(&tmap_a_tail);
+    if (p.n % (BN / p.cta_m)) ptx::prefetch_tensormap(&tmap_b_tail);
+  }
   if (threadIdx.x == 0) {
     for (int s = 0; s < p.stages; ++s) {
       ptx::mbar_init(&full[s], kFullArrivals);
@@ -589,14 +612,11 @@ __global__ void __launch_bounds__(kThreads, 1)
   // touches memory that kernel may write (A, B, the scales, C).
   ptx::launch_dependents();
   ptx::grid_dependency_wait();
+  BLOCKFP8_MARK(1, threadIdx.x == 0);  // barriers initialised, the preceding grid done
 
   if (threadIdx.x >= kMathThreads) {
     ptx::setmaxnreg_dec<kSplit ? kSplitProducerRegs : kProducerRegs>();
     if (threadIdx.x == kMathThreads) {
-      ptx::prefetch_tensormap(&tmap_a);
-      ptx::prefetch_tensormap(&tmap_b);
-      if (p.m % (kTokens / p.cta_n)) ptx::prefetch_tensormap(&tmap_a_tail);
-      if (p.n % (BN / p.cta_m)) ptx::prefetch_tensormap(&tmap_b_tail);
       produce_tiles<BN, kSplit>({&tmap_a, &tmap_a_tail, &tmap_b, &tmap_b_tail}, p, smem, full, empty);
     } else if (threadIdx.x / 32 == kMathThreads / 32 + 1) {
       produce_scales<BN, kSplit>(p, scales, full, empty, threadIdx.x % 32);
@@ -615,6 +635,7 @@ __global__ void __launch_bounds__(kThreads, 1)
     ptx::cluster_arrive_relaxed();
     ptx::cluster_wait();
   }
+  BLOCKFP8_MARK(7, threadIdx.x == 0);  // exit
 }
 
 // ------------------------------------------------------------------------------------------------
@@ -714,6 +735,10 @@ blockfp8_status_t launch(const Problem& p, const blockfp8_config_t& cfg, const D
 }
 
 }  // namespace
+
+#ifdef BLOCKFP8_TIMELINE
+int read_tiled_timeline(unsigned long long* host, int ctas) { return copy_timeline(g_timeline, host, ctas); }
+#endif
 
 blockfp8_status_t launch_tiled_gemm(const Problem& p, const blockfp8_config_t& cfg, const DeviceInfo& dev,
                                     cudaStream_t stream) {
