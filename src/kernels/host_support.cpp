@@ -16,21 +16,21 @@ bool pdl_enabled() {
   return on;
 }
 
-cudaLaunchConfig_t decode_launch(cudaLaunchAttribute (&attr)[2], int cluster, dim3 grid, int threads, int smem,
-                                 cudaStream_t stream) {
-  attr[0].id = cudaLaunchAttributeClusterDimension;
-  attr[0].val.clusterDim.x = unsigned(cluster);
-  attr[0].val.clusterDim.y = 1;
-  attr[0].val.clusterDim.z = 1;
-  attr[1].id = cudaLaunchAttributeProgrammaticStreamSerialization;
-  attr[1].val.programmaticStreamSerializationAllowed = pdl_enabled() ? 1 : 0;
+cudaLaunchConfig_t gemm_launch(cudaLaunchAttribute (&attr)[2], int cluster, dim3 grid, int threads, int smem,
+                               cudaStream_t stream, bool cluster_attr) {
+  attr[0].id = cudaLaunchAttributeProgrammaticStreamSerialization;
+  attr[0].val.programmaticStreamSerializationAllowed = pdl_enabled() ? 1 : 0;
+  attr[1].id = cudaLaunchAttributeClusterDimension;
+  attr[1].val.clusterDim.x = unsigned(cluster);
+  attr[1].val.clusterDim.y = 1;
+  attr[1].val.clusterDim.z = 1;
   cudaLaunchConfig_t lc{};
   lc.gridDim = grid;
   lc.blockDim = dim3(unsigned(threads));
   lc.dynamicSmemBytes = size_t(smem);
   lc.stream = stream;
   lc.attrs = attr;
-  lc.numAttrs = 2;
+  lc.numAttrs = cluster_attr ? 2 : 1;
   return lc;
 }
 

@@ -29,11 +29,13 @@ bool env_switch(const char* var, bool fallback);
 // diagnostic switch for measuring what it is worth).
 bool pdl_enabled();
 
-// A decode kernel's launch: `grid` CTAs in clusters of `cluster` along x, with programmatic dependent
-// launch (pdl_enabled): the kernel may start while the preceding one in the stream finishes, and
-// waits with griddepcontrol.wait before touching what that kernel may write. attr must outlive it.
-cudaLaunchConfig_t decode_launch(cudaLaunchAttribute (&attr)[2], int cluster, dim3 grid, int threads, int smem,
-                                 cudaStream_t stream);
+// A GEMM kernel's launch: `grid` CTAs with programmatic dependent launch (pdl_enabled: the kernel may
+// start while the preceding one in the stream finishes, and waits with griddepcontrol.wait before
+// touching what that kernel may write), in clusters of `cluster` along x. cluster_attr false leaves
+// the cluster attribute out (the tiled kernel without a cluster); the decode kernels always give it,
+// a cluster of one included, as they were measured. attr must outlive the config.
+cudaLaunchConfig_t gemm_launch(cudaLaunchAttribute (&attr)[2], int cluster, dim3 grid, int threads, int smem,
+                               cudaStream_t stream, bool cluster_attr = true);
 
 // The shared memory a CTA must ask for so that an SM of `dev` holds at most `ctas` of them.
 int smem_for_ctas_per_sm(int ctas, const DeviceInfo& dev);

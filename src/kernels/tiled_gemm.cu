@@ -713,21 +713,9 @@ blockfp8_status_t launch(const Problem& p, const blockfp8_config_t& cfg, const D
   const int cluster = split ? cfg.split_k : ctas;
   const int resident = cluster > 1 ? dev.max_clusters[cluster] : std::max(dev.sm_count, 1);
   if (split && prm.units > resident) return BLOCKFP8_ERROR_INVALID_CONFIG;
-  // Programmatic dependent launch as the decode kernels have it (pdl_enabled), and the cluster if any.
+  const dim3 grid(unsigned(std::min<int64_t>(prm.units, resident) * cluster));
   cudaLaunchAttribute attr[2];
-  attr[0].id = cudaLaunchAttributeProgrammaticStreamSerialization;
-  attr[0].val.programmaticStreamSerializationAllowed = pdl_enabled() ? 1 : 0;
-  attr[1].id = cudaLaunchAttributeClusterDimension;
-  attr[1].val.clusterDim.x = unsigned(cluster);
-  attr[1].val.clusterDim.y = 1;
-  attr[1].val.clusterDim.z = 1;
-  cudaLaunchConfig_t lc{};
-  lc.gridDim = dim3(unsigned(std::min<int64_t>(prm.units, resident) * cluster));
-  lc.blockDim = dim3(kThreads);
-  lc.dynamicSmemBytes = smem;
-  lc.stream = stream;
-  lc.attrs = attr;
-  lc.numAttrs = cluster > 1 ? 2 : 1;
+  const cudaLaunchConfig_t lc = gemm_launch(attr, cluster, grid, kThreads, smem, stream, /*cluster_attr=*/cluster > 1);
   const cudaError_t e =
       split ? cudaLaunchKernelEx(&lc, tiled_gemm_kernel<BN, true>, map_a, map_b, map_c, prm, map_a_tail, map_b_tail)
             : cudaLaunchKernelEx(&lc, tiled_gemm_kernel<BN, false>, map_a, map_b, map_c, prm, map_a_tail, map_b_tail);
