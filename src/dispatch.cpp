@@ -260,7 +260,16 @@ double swapab_cost_ns(int64_t m, int64_t n, int64_t k, int token_tile, int weigh
   return std::max(sm_ns, hbm_ns) + double(rounds - 1) * dev.tile_ns + reduce_ns;
 }
 
-blockfp8_config_t choose_warpmma_config(int64_t m, int64_t n, const DeviceInfo& dev) {
+// Shapes where the many-strip rule below measured slower than the TMA kernel at M = 1-4 (s14 calls
+// 3-4, interleaved): 16384x512 1.13-1.19x, 12288x1536 1.04x. Their neighbours gain (8192x512
+// 0.77-0.83x, 32768x512 0.93-0.94x, 6144x1536 0.90-0.94x, 24576x1536 0.83-0.87x) and why these two do
+// not is not understood, so they keep the TMA kernel by name.
+struct Shape2 {
+  int64_t n, k;
+};
+constexpr Shape2 kWarpMmaManyStripsLosses[] = {{16384, 512}, {12288, 1536}};
+
+blockfp8_config_t choose_warpmma_config(int64_t m, int64_t n, int64_t k, const DeviceInfo& dev) {
   blockfp8_config_t cfg{};
   if (m > kWarpMmaMaxM) return cfg;
   // Wider strips first: each strip reads the tokens once more. Eight warps; rings of 4 k-blocks for
@@ -270,14 +279,31 @@ blockfp8_config_t choose_warpmma_config(int64_t m, int64_t n, const DeviceInfo& 
   // 16-row strips' slots carry more token bytes and a ring of 2 is faster: 0.976-0.991x at M = 7-8 on
   // 2112x7168 and 1536x7168, while at M = 3-6 the two shapes disagree (0.979-1.038x; s12 calls 14-15,
   // shuffled rounds). The launcher keeps such a grid at one CTA an SM.
-  for (const int rows : {32, 16}) {
-    const int64_t strips = (n + rows - 1) / rows;
-    if (strips > dev.sm_count || 3 * strips < 2 * int64_t(dev.sm_count)) continue;
+  const int64_t sms = dev.sm_count;
+  auto take = [&](int rows, int split) {
     cfg.kernel = BLOCKFP8_KERNEL_WARP_MMA;
-    cfg.token_tile = 8, cfg.weight_rows = rows, cfg.split_k = 1;
+    cfg.token_tile = 8, cfg.weight_rows = rows, cfg.split_k = split;
     cfg.warpgroups = 2, cfg.stage_kblocks = rows == 32 || m >= kWarpMmaShortRingM ? 2 : 4;
     return cfg;
+  };
+  for (const int rows : {32, 16}) {
+    const int64_t strips = (n + rows - 1) / rows;
+    if (strips <= sms && 3 * strips >= 2 * sms) return take(rows, 1);
   }
+  // Too few strips of 16 for a round: K split over a cluster, the largest split that keeps one round
+  // (576x7168, 36 strips: split 3 0.85-0.92x the TMA kernel at M = 1-8, split 2 0.86-0.99x; s14 call 3).
+  const int64_t strips16 = (n + 15) / 16;
+  for (int split = kWarpMmaMaxSplit; split >= 2; --split)
+    if (strips16 * split <= sms && 3 * strips16 * split >= 2 * sms && strips16 <= dev.max_clusters[split])
+      return take(16, split);
+  // Well over a round of strips of 32, at a few tokens: one CTA a strip, several an SM (s14 call 4:
+  // 0.70-0.97x the TMA kernel at M = 1-4 on 24 of the 27 DeepSeek shapes with more strips than SMs).
+  // Just over one round, a few SMs carry two strips while the rest idle: 4608x7168 (144 strips)
+  // measured 1.07-1.10x, hence the quarter-round margin.
+  const int64_t strips32 = (n + 31) / 32;
+  bool loses = false;
+  for (const Shape2& s : kWarpMmaManyStripsLosses) loses |= s.n == n && s.k == k;
+  if (m <= kWarpMmaManyStripsMaxM && 4 * strips32 > 5 * sms && !loses) return take(32, 1);
   return cfg;
 }
 
@@ -288,7 +314,7 @@ blockfp8_config_t choose_config(int64_t m, int64_t n, int64_t k, const DeviceInf
     blockfp8_config_t tiled = choose_tiled_config(m, n, k, dev);
     if (check_tiled_config(tiled, m, n, k, dev) == BLOCKFP8_SUCCESS) return tiled;
   }
-  const blockfp8_config_t warpmma = choose_warpmma_config(m, n, dev);
+  const blockfp8_config_t warpmma = choose_warpmma_config(m, n, k, dev);
   if (warpmma.kernel == BLOCKFP8_KERNEL_WARP_MMA) return warpmma;
   return choose_swapab_config(m, n, k, dev);
 }

@@ -205,17 +205,25 @@ bool warpmma_instantiated(int token_tile, int weight_rows, int kblocks);
 // The deepest instantiated ring for (token tile, weight rows): the default stage_kblocks.
 int warpmma_default_kblocks(int token_tile, int weight_rows);
 
-// The warp-MMA kernel, unsplit, at one 8-token tile, where its strips of 32 (else 16) rows fill
-// between two thirds of the SMs and all of them: one round, one CTA an SM. Measured (s11 call 2,
-// bench/results/logs/2026-11-30-s11/call2, cold, against the TMA decode kernel at M = 1 / 8):
-// 2112x7168 (132 strips of 16) 0.81 / 0.98x, 4096x7168 (128 of 32) 0.89 / 0.99x, 3072x1536 (96 of
-// 32) 0.78 / 0.85x, 4096x512 0.66 / 0.69x, 1536x7168 (96 of 16; call 3, one CTA an SM) 0.85 /
-// 1.05x; where the strips take more than one round it lost (4608x7168: 144 of 32, 1.11-1.33x;
-// 7168x2048 and 7168x16384, 224 of 32: 1.00-1.26x). kernel == 0 where it does not apply.
+// The warp-MMA kernel at one 8-token tile (M <= kWarpMmaMaxM); kernel == 0 where it does not apply.
+// Three cases, each measured against the TMA decode kernel (cold):
+// - One round: strips of 32 (else 16) rows fill two thirds of the SMs to all of them, one CTA an SM
+//   (s11 call 2, M = 1 / 8: 2112x7168 0.81 / 0.98x, 4096x7168 0.89 / 0.99x, 3072x1536 0.78 / 0.85x,
+//   4096x512 0.66 / 0.69x, 1536x7168 0.85 / 1.05x).
+// - Too few strips of 16 (576x7168: 36): K split over clusters of up to kWarpMmaMaxSplit, the largest
+//   split that keeps one round (s14 call 4: split 3, 0.86-0.96x at M = 1-8).
+// - More than 1.25 rounds of strips of 32, at M <= kWarpMmaManyStripsMaxM: one CTA a strip, several an
+//   SM (s14 call 4: 0.70-0.97x at M = 1-4 on 24 DeepSeek shapes; two measured exceptions by name in
+//   dispatch.cpp). Just over one round it loses (4608x7168, 144 strips: 1.07-1.10x).
 constexpr int kWarpMmaMaxM = 8;
+// Beyond one round of strips the warp-MMA kernel wins only at the fewest tokens (s14 call 3: at M = 8
+// 0.79-1.05x, at M = 16 and 32 1.25-3.4x the TMA kernel on the same shapes).
+constexpr int kWarpMmaManyStripsMaxM = 4;
+// The largest K split over a cluster the few-strip rule takes (measured up to 4).
+constexpr int kWarpMmaMaxSplit = 4;
 // From this many tokens the 16-row strips run a ring of 2 k-blocks, not 4 (choose_warpmma_config).
 constexpr int kWarpMmaShortRingM = 7;
-blockfp8_config_t choose_warpmma_config(int64_t m, int64_t n, const DeviceInfo& dev);
+blockfp8_config_t choose_warpmma_config(int64_t m, int64_t n, int64_t k, const DeviceInfo& dev);
 // The TMA decode kernel's configuration (the cost model over splits and tile heights).
 blockfp8_config_t choose_swapab_config(int64_t m, int64_t n, int64_t k, const DeviceInfo& dev);
 

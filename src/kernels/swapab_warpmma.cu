@@ -21,9 +21,10 @@
 // On sm_90 ptxas lowers the fp8 mma.sync to two HMMA.16816.F32 after e4m3 -> f16x2 conversions
 // (exact: e4m3 is a subset of f16); at a few tokens the tensor work is a rounding error.
 //
-// Where it runs: the dispatcher takes it at M <= 8 where its strips fill one round of SMs
-// (choose_warpmma_config); at M >= 16, or where strips take two rounds, the TMA kernel wins (every
-// strip re-reads the tokens: s11 calls 2-3). kFused: blockfp8_gemm_bf16a in one launch.
+// Where it runs (choose_warpmma_config, dispatch.h): at M <= 8 where its strips fill one round of SMs,
+// split over a cluster where there are too few strips for that, and at M <= 4 where there are many
+// more strips than SMs (several CTAs an SM). At M >= 16 the TMA kernel wins (every strip re-reads the
+// tokens: s11 calls 2-3, s14 call 3). kFused: blockfp8_gemm_bf16a in one launch.
 #include <cuda_bf16.h>
 #include <cuda_runtime_api.h>
 

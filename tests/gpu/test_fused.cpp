@@ -359,9 +359,10 @@ TEST_F(FusedTest, EveryMUpTo32OnThePrimaryShape) {
 // ---- which path -----------------------------------------------------------------------------------
 
 // blockfp8_gemm_bf16a_workspace_size answers 0 exactly when the one-launch (fused decode kernel) path
-// serves the call, so these assert which path is taken: on kv_a (576 x 7168, split 8: 7 k-blocks a K
-// slice), aligned bf16 X and M <= 5 must be one launch (M x 7 <= 40 groups: kSwapabFusedMaxGroups);
-// M = 6..32, M = 64, fp16 / fp32 X, X off 16-byte alignment and ldx % 8 != 0 must be two.
+// serves the call, so these assert which path is taken: on kv_a (576 x 7168: the warp-MMA kernel split
+// 3 at M <= 8, 19 k-blocks a K slice), aligned bf16 X and M <= 3 must be one launch (M x 19 <= 64
+// groups, one pass of loads); M = 4..32, M = 64, fp16 / fp32 X, X off 16-byte alignment and
+// ldx % 8 != 0 must be two.
 TEST_F(FusedTest, WorkspaceSizeSaysOneLaunchForDecode) {
   const int64_t n = 576, k = 7168;
   DeviceBuffer x, b;
@@ -375,7 +376,7 @@ TEST_F(FusedTest, WorkspaceSizeSaysOneLaunchForDecode) {
   };
   const size_t two_launch_64 = size_t(64 * k) + size_t(64 * (k / 128)) * 4;
   for (int64_t m = 1; m <= 32; ++m) {
-    if (m <= 5) {
+    if (m <= 3) {
       EXPECT_EQ(size(m, x.get(), k, BLOCKFP8_DTYPE_BF16), 0u) << "M=" << m << ": not the one-launch path";
       EXPECT_EQ(size(m, x.get() + 16, k + 8, BLOCKFP8_DTYPE_BF16), 0u) << "M=" << m << " X+16B, ldx=K+8";
     } else {
@@ -446,13 +447,14 @@ TEST_F(FusedTest, LayoutsAndInputDtypes) {
 // 2^+100 / 2^-100 elements; through both paths.
 TEST_F(FusedTest, ExtremeRows) {
   SCOPED_TRACE(seed_note());
-  // 576 x 7168 takes one launch at M = 4 (4 x 7 k-blocks a CTA <= kSwapabFusedMaxGroups), two above.
-  const int64_t n = 576, k = 7168;
+  // 576 x 1024 takes one launch in the warp-MMA kernel at M = 4 and in the TMA decode kernel at M = 12
+  // (FusedPlan.SanitizerShapesTakeOneLaunch), two at M = 40: each path quantises the extreme rows.
+  const int64_t n = 576, k = 1024;
   Weights w;
   ASSERT_NO_FATAL_FAILURE(make_weights(w, n, k, case_seed(300), stream_));
   Scratch s;
   Tally t;
-  for (int64_t m : {4, 8, 40}) {
+  for (int64_t m : {4, 12, 40}) {
     XTensor x;
     ASSERT_NO_FATAL_FAILURE(make_x(x, m, k, k, BLOCKFP8_DTYPE_BF16, 0, case_seed(301 + uint64_t(m))));
     for (int64_t kk = 0; kk < k; ++kk) {
@@ -570,8 +572,8 @@ TEST_F(FusedTest, AgainstCpuReference) {
     blockfp8_dtype_t ct;
   };
   const P points[] = {
-      {5, 2112, 7168, BLOCKFP8_DTYPE_BF16, BLOCKFP8_SCALE_FP32, BLOCKFP8_DTYPE_BF16},   // one launch
-      {32, 576, 7168, BLOCKFP8_DTYPE_BF16, BLOCKFP8_SCALE_UE8M0, BLOCKFP8_DTYPE_FP32},  // one launch, tile 32
+      {5, 2112, 7168, BLOCKFP8_DTYPE_BF16, BLOCKFP8_SCALE_FP32, BLOCKFP8_DTYPE_BF16},   // warp-MMA GEMM
+      {32, 576, 7168, BLOCKFP8_DTYPE_BF16, BLOCKFP8_SCALE_UE8M0, BLOCKFP8_DTYPE_FP32},  // TMA GEMM, tile 32
       {64, 1000, 1024, BLOCKFP8_DTYPE_BF16, BLOCKFP8_SCALE_UE8M0, BLOCKFP8_DTYPE_BF16}, // two launches
       {7, 300, 2048, BLOCKFP8_DTYPE_FP16, BLOCKFP8_SCALE_FP32, BLOCKFP8_DTYPE_FP32},    // fp16 X
   };
@@ -622,8 +624,9 @@ TEST_F(FusedTest, AgainstCpuReference) {
 
 // ---- for compute-sanitizer (tools/device_suite.sh) ------------------------------------------------
 
-// Small and fast: one call down each path (one launch at M = 4 and M = 12 on 576 x 1024, X 16 bytes
-// in for the latter, and the warp-MMA kernel's at M = 3 on 2112 x 512, which the unit test
+// Small and fast: one call down each path (one launch at M = 4 (the warp-MMA kernel split over a
+// cluster) and M = 12 (the TMA decode kernel) on 576 x 1024, X 16 bytes in for the latter, and the
+// unsplit warp-MMA kernel's at M = 3 on 2112 x 512, which the unit test
 // FusedPlan.SanitizerShapesTakeOneLaunch pins on an H200's description; two launches for M = 40, an
 // unaligned X, fp16 X), each checked bitwise.
 TEST_F(FusedTest, SanitizerSmoke) {

@@ -101,31 +101,41 @@ TEST(Dispatch, WarpMmaWalkTakesEveryKBlockOnce) {
       }
 }
 
-// The warp-MMA kernel where its strips fill two thirds to all of the SMs at M <= 8, and nowhere else
-// (s11 call 2: 0.66-0.91x the TMA decode kernel at M = 1 on those shapes; 1.11-1.33x on 4608x7168,
-// whose strips take two rounds).
-TEST(Dispatch, WarpMmaTakesOneRoundOfStripsAtFewTokens) {
+// The warp-MMA kernel's three cases (dispatch.h): one round of strips at M <= 8 (s11 call 2); too few
+// strips of 16, K split over the largest cluster that keeps one round (576x7168: split 3); well over a
+// round of strips of 32 at M <= 4 (s14 call 4), except the two shapes measured slower by name and
+// 4608x7168, just over one round (144 strips). Nowhere at M > 8.
+TEST(Dispatch, WarpMmaTakesWhereItMeasuredFaster) {
   const DeviceInfo d = h200();
   struct Want {
     int64_t n, k;
-    int rows;  // 0: not the warp-MMA kernel
+    int rows;      // 0: not the warp-MMA kernel
+    int split;
+    int64_t max_m;  // the largest M it takes
   };
-  for (const Want w : {Want{2112, 7168, 16}, Want{1536, 7168, 16}, Want{4096, 7168, 32}, Want{3072, 1536, 32},
-                       Want{4096, 512, 32}, Want{4608, 7168, 0}, Want{576, 7168, 0}, Want{7168, 2048, 0},
-                       Want{7168, 16384, 0}, Want{36864, 7168, 0}}) {
-    for (int64_t m : {1, 4, 8, 9, 16}) {
+  for (const Want w : {Want{2112, 7168, 16, 1, 8}, Want{1536, 7168, 16, 1, 8}, Want{4096, 7168, 32, 1, 8},
+                       Want{3072, 1536, 32, 1, 8}, Want{4096, 512, 32, 1, 8}, Want{576, 7168, 16, 3, 8},
+                       Want{4608, 7168, 0, 0, 0}, Want{7168, 2048, 32, 1, 4}, Want{7168, 16384, 32, 1, 4},
+                       Want{36864, 7168, 32, 1, 4}, Want{32768, 512, 32, 1, 4}, Want{16384, 512, 0, 0, 0},
+                       Want{12288, 1536, 0, 0, 0}, Want{800, 7168, 16, 2, 8}}) {
+    for (int64_t m : {1, 4, 5, 8, 9, 16}) {
       blockfp8_config_t c = choose_config(m, w.n, w.k, d);
       SCOPED_TRACE(std::to_string(m) + " x " + std::to_string(w.n) + " x " + std::to_string(w.k));
       ASSERT_EQ(check_config(c, m, w.n, w.k, d), BLOCKFP8_SUCCESS);
-      if (w.rows == 0 || m > kWarpMmaMaxM) {
+      if (w.rows == 0 || m > w.max_m) {
         EXPECT_NE(c.kernel, BLOCKFP8_KERNEL_WARP_MMA);
         continue;
       }
       EXPECT_EQ(c.kernel, BLOCKFP8_KERNEL_WARP_MMA);
       EXPECT_EQ(c.weight_rows, w.rows);
-      EXPECT_EQ(c.split_k, 1);
-      // One round: the launcher then keeps it at one CTA an SM.
-      EXPECT_LE((w.n + c.weight_rows - 1) / c.weight_rows, d.sm_count);
+      EXPECT_EQ(c.split_k, w.split);
+      const int64_t ctas = (w.n + c.weight_rows - 1) / c.weight_rows * c.split_k;
+      if (w.max_m == 8) {  // one round: the launcher then keeps it at one CTA an SM
+        EXPECT_LE(ctas, d.sm_count);
+        EXPECT_GE(3 * ctas, 2 * d.sm_count);
+      } else {
+        EXPECT_GT(4 * ctas, 5 * d.sm_count);
+      }
       EXPECT_EQ(c.stage_kblocks, w.rows == 32 || m >= kWarpMmaShortRingM ? 2 : 4);
     }
   }
@@ -150,7 +160,7 @@ TEST(Dispatch, ChosenConfigsAreValidEverywhere) {
         ASSERT_EQ(check_config(c, m, n, k, d), BLOCKFP8_SUCCESS) << m << " " << n << " " << k;
         // Small M goes to a decode kernel, large M to the tiled one (its rules: test_dispatch_tiled.cpp).
         const bool tiled = tiled_wins(m, n, k, d);
-        const bool warpmma = !tiled && choose_warpmma_config(m, n, d).kernel == BLOCKFP8_KERNEL_WARP_MMA;
+        const bool warpmma = !tiled && choose_warpmma_config(m, n, k, d).kernel == BLOCKFP8_KERNEL_WARP_MMA;
         EXPECT_EQ(c.kernel, tiled     ? BLOCKFP8_KERNEL_TILED
                             : warpmma ? BLOCKFP8_KERNEL_WARP_MMA
                                       : BLOCKFP8_KERNEL_SWAPAB_SPLITK);
@@ -309,7 +319,8 @@ TEST(Dispatch, TiledTakesWideWeightsAtMidM) {
   EXPECT_EQ(choose_config(64, 7168, 16384, d).kernel, BLOCKFP8_KERNEL_SWAPAB_SPLITK);
   EXPECT_EQ(choose_config(64, 7168, 1024, d).kernel, BLOCKFP8_KERNEL_SWAPAB_SPLITK);  // 56 tiles: decode
   EXPECT_EQ(choose_config(64, 8192, 512, d).kernel, BLOCKFP8_KERNEL_SWAPAB_SPLITK);   // 64 tiles: decode
-  for (int64_t m : {1, 8, 32}) EXPECT_EQ(choose_config(m, 32768, 512, d).kernel, BLOCKFP8_KERNEL_SWAPAB_SPLITK);
+  for (int64_t m : {8, 32}) EXPECT_EQ(choose_config(m, 32768, 512, d).kernel, BLOCKFP8_KERNEL_SWAPAB_SPLITK);
+  EXPECT_EQ(choose_config(1, 32768, 512, d).kernel, BLOCKFP8_KERNEL_WARP_MMA);  // many strips, M <= 4
 }
 
 TEST(Dispatch, DecodeTakesSmallWeightsPastOneTokenTile) {

@@ -347,12 +347,12 @@ TEST(ValidateFused, FirstViolatedRuleWins) {
 
 // plan_fused (api.cpp) runs the fused kernel when the configuration blockfp8_gemm would use is the
 // decode kernel with two warpgroups and a token tile <= 32, the K slice is short enough
-// (M x kb_slice <= kSwapabFusedMaxGroups = 40) and swapab_fused_stages finds a ring. On the primary
-// decode shape (split 3: 19 k-blocks a slice) that is M <= 2; on 576 x 7168 (split 8: 7) M <= 5;
-// never above 32 tokens. (The GPU suite checks the same through blockfp8_gemm_bf16a_workspace_size.)
-// One launch where the GEMM is the TMA decode kernel on a short enough slice, or the warp-MMA kernel
-// with a slice one pass of loads covers: the fused kernel must give blockfp8_gemm's bits, so it is
-// the fused form of whatever blockfp8_gemm runs.
+// (M x kb_slice <= kSwapabFusedMaxGroups = 40) and swapab_fused_stages finds a ring, or the warp-MMA
+// kernel with a slice one pass of loads covers (M x kb_slice <= 64 at eight warps). On the primary
+// decode shape (warp-MMA, unsplit: 56 k-blocks) that is M = 1; on 576 x 7168 (warp-MMA split 3: 19
+// k-blocks a slice) M <= 3; never above 32 tokens. (The GPU suite checks the same through
+// blockfp8_gemm_bf16a_workspace_size.) The fused kernel must give blockfp8_gemm's bits, so it is the
+// fused form of whatever blockfp8_gemm runs.
 TEST(FusedPlan, OneLaunchWhereTheGemmsKernelHasAFusedForm) {
   using namespace blockfp8::detail;
   const DeviceInfo d{};  // an H200's defaults
@@ -364,12 +364,14 @@ TEST(FusedPlan, OneLaunchWhereTheGemmsKernelHasAFusedForm) {
       const bool short_slice = tma_decode && m * swapab_kb_slice(56, cfg.split_k) <= kSwapabFusedMaxGroups;
       EXPECT_EQ(swapab_fused_stages(cfg, m, 7168, d) > 0, short_slice) << "N=" << n << " M=" << m;
       const bool warpmma = cfg.kernel == BLOCKFP8_KERNEL_WARP_MMA;
-      // One pass of loads: 16 half-warps x kWarpMmaFusedLoads groups, so M = 1 at 56 k-blocks.
-      EXPECT_EQ(warpmma_fused_ok(cfg, m, 7168, d), warpmma && m == 1) << "N=" << n << " M=" << m;
-      if (n == 2112) EXPECT_EQ(warpmma, m <= kWarpMmaMaxM) << m;
-      if (n == 2112) EXPECT_FALSE(short_slice) << m;  // M <= 8 warp-MMA, M > 8 more than 40 groups
-      if (n == 576) EXPECT_EQ(short_slice, m <= 5) << m;
-      if (n == 576) EXPECT_FALSE(warpmma) << m;
+      // One pass of loads: 16 half-warps x kWarpMmaFusedLoads groups.
+      const bool one_pass = warpmma && m * swapab_kb_slice(56, cfg.split_k) <= 16 * kWarpMmaFusedLoads;
+      EXPECT_EQ(warpmma_fused_ok(cfg, m, 7168, d), one_pass) << "N=" << n << " M=" << m;
+      EXPECT_EQ(warpmma, m <= kWarpMmaMaxM) << "N=" << n << " M=" << m;
+      EXPECT_FALSE(short_slice) << m;  // M <= 8 warp-MMA, M > 8 more than 40 groups
+      if (n == 2112) EXPECT_EQ(one_pass, m == 1) << m;
+      if (n == 576) EXPECT_EQ(cfg.split_k, warpmma ? 3 : cfg.split_k) << m;
+      if (n == 576) EXPECT_EQ(one_pass, m <= 3) << m;
     }
   for (int64_t m : {33, 64, 200}) {
     blockfp8_config_t cfg = choose_config(m, 2112, 7168, d);
@@ -378,19 +380,24 @@ TEST(FusedPlan, OneLaunchWhereTheGemmsKernelHasAFusedForm) {
   }
 }
 
-// FusedTest.SanitizerSmoke (tests/gpu/test_fused.cpp) relies on these small shapes taking the
-// one-launch path, so that compute-sanitizer sees the fused kernel.
+// FusedTest.SanitizerSmoke and FusedTest.ExtremeRows (tests/gpu/test_fused.cpp) rely on these small
+// shapes taking the one-launch path, so that compute-sanitizer sees each fused kernel: the TMA decode
+// kernel's at 576 x 1024 M = 12, the warp-MMA kernel's split over a cluster at M = 4, and unsplit at
+// 2112 x 512 M = 3.
 TEST(FusedPlan, SanitizerShapesTakeOneLaunch) {
   using namespace blockfp8::detail;
   const DeviceInfo d{};
-  for (int64_t m : {4, 12}) {
-    blockfp8_config_t cfg = choose_config(m, 576, 1024, d);
-    ASSERT_EQ(check_config(cfg, m, 576, 1024, d), BLOCKFP8_SUCCESS) << m;
-    EXPECT_GT(swapab_fused_stages(cfg, m, 1024, d), 0) << "M=" << m;
-  }
-  blockfp8_config_t cfg = choose_config(3, 2112, 512, d);  // the warp-MMA kernel's fused form
+  blockfp8_config_t cfg = choose_config(12, 576, 1024, d);
+  ASSERT_EQ(check_config(cfg, 12, 576, 1024, d), BLOCKFP8_SUCCESS);
+  EXPECT_GT(swapab_fused_stages(cfg, 12, 1024, d), 0);
+  cfg = choose_config(4, 576, 1024, d);
+  ASSERT_EQ(check_config(cfg, 4, 576, 1024, d), BLOCKFP8_SUCCESS);
+  EXPECT_TRUE(warpmma_fused_ok(cfg, 4, 1024, d));
+  EXPECT_GT(cfg.split_k, 1);
+  cfg = choose_config(3, 2112, 512, d);
   ASSERT_EQ(check_config(cfg, 3, 2112, 512, d), BLOCKFP8_SUCCESS);
   EXPECT_TRUE(warpmma_fused_ok(cfg, 3, 512, d));
+  EXPECT_EQ(cfg.split_k, 1);
 }
 
 // The warp-MMA kernel's fused form: one token tile, the instantiated configurations, a slice that fits.
