@@ -303,7 +303,8 @@ blockfp8_config_t choose_warpmma_config(int64_t m, int64_t n, int64_t k, const D
   const int64_t strips32 = (n + 31) / 32;
   bool loses = false;
   for (const Shape2& s : kWarpMmaManyStripsLosses) loses |= s.n == n && s.k == k;
-  if (m <= kWarpMmaManyStripsMaxM && 4 * strips32 > 5 * sms && !loses) return take(32, 1);
+  const int64_t max_m = k <= kWarpMmaManyStripsShortK ? kWarpMmaMaxM : kWarpMmaManyStripsMaxM;
+  if (m <= max_m && 4 * strips32 > 5 * sms && !loses) return take(32, 1);
   return cfg;
 }
 

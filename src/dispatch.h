@@ -212,13 +212,17 @@ int warpmma_default_kblocks(int token_tile, int weight_rows);
 //   4096x512 0.66 / 0.69x, 1536x7168 0.85 / 1.05x).
 // - Too few strips of 16 (576x7168: 36): K split over clusters of up to kWarpMmaMaxSplit, the largest
 //   split that keeps one round (s14 call 4: split 3, 0.86-0.96x at M = 1-8).
-// - More than 1.25 rounds of strips of 32, at M <= kWarpMmaManyStripsMaxM: one CTA a strip, several an
-//   SM (s14 call 4: 0.70-0.97x at M = 1-4 on 24 DeepSeek shapes; two measured exceptions by name in
-//   dispatch.cpp). Just over one round it loses (4608x7168, 144 strips: 1.07-1.10x).
+// - More than 1.25 rounds of strips of 32, at M <= kWarpMmaManyStripsMaxM (M <= 8 where K <=
+//   kWarpMmaManyStripsShortK): one CTA a strip, several an SM (s14 call 4: 0.70-0.97x at M = 1-4 on 24
+//   DeepSeek shapes; two measured exceptions by name in dispatch.cpp). Just over one round it loses
+//   (4608x7168, 144 strips: 1.07-1.10x).
 constexpr int kWarpMmaMaxM = 8;
 // Beyond one round of strips the warp-MMA kernel wins only at the fewest tokens (s14 call 3: at M = 8
 // 0.79-1.05x, at M = 16 and 32 1.25-3.4x the TMA kernel on the same shapes).
 constexpr int kWarpMmaManyStripsMaxM = 4;
+// ... and up to kWarpMmaMaxM where K is this short (s14 call 6: 0.79-0.99x at M = 5-8 on the seven
+// such DeepSeek shapes; at K >= 2048, M = 8 measured 0.96-1.05x in call 3).
+constexpr int64_t kWarpMmaManyStripsShortK = 1536;
 // The largest K split over a cluster the few-strip rule takes (measured up to 4).
 constexpr int kWarpMmaMaxSplit = 4;
 // From this many tokens the 16-row strips run a ring of 2 k-blocks, not 4 (choose_warpmma_config).
