@@ -372,7 +372,7 @@ bool warpmma_instantiated(int token_tile, int weight_rows, int kblocks) {
   return false;
 }
 
-bool warpmma_fused_ok(const blockfp8_config_t& cfg, int64_t m, int64_t k, const DeviceInfo& dev) {
+bool warpmma_fused_ok(const blockfp8_config_t& cfg, int64_t m, int64_t n, int64_t k, const DeviceInfo& dev) {
   if (cfg.kernel != BLOCKFP8_KERNEL_WARP_MMA || m > cfg.token_tile) return false;
   bool instantiated = false;
 #define BLOCKFP8_WARPMMA_FUSED_MATCH(TT, RR, UU) \
@@ -380,7 +380,13 @@ bool warpmma_fused_ok(const blockfp8_config_t& cfg, int64_t m, int64_t k, const 
   BLOCKFP8_WARPMMA_FUSED_CONFIGS(BLOCKFP8_WARPMMA_FUSED_MATCH)
 #undef BLOCKFP8_WARPMMA_FUSED_MATCH
   const int kb_slice = swapab_kb_slice(k / 128, cfg.split_k);
-  if (m * kb_slice > int64_t(2 * 4 * cfg.warpgroups) * kWarpMmaFusedLoads) return false;
+  const int64_t pass = int64_t(2 * 4 * cfg.warpgroups) * kWarpMmaFusedLoads;  // groups one pass of loads covers
+  if (m * kb_slice > pass) return false;
+  // Every CTA quantises its own slice, so with several CTAs an SM (many strips) the work and the X
+  // reads multiply: at most one pass an SM over the grid (s14 call 7: above it, 36864x7168 M = 1 took
+  // 1.32x two launches; below it, 0.62-0.95x).
+  const int64_t ctas = (n + std::max(cfg.weight_rows, 1) - 1) / std::max(cfg.weight_rows, 1) * cfg.split_k;
+  if (ctas * m * kb_slice > pass * dev.sm_count) return false;
   return instantiated && warpmma_smem_bytes(cfg.token_tile, cfg.weight_rows, cfg.stage_kblocks, 4 * cfg.warpgroups,
                                             kb_slice) <= dev.smem_per_block_optin;
 }

@@ -198,8 +198,8 @@ constexpr int warpmma_walk_kblock(int warp, int warps, int i, int rot, int kb_co
 constexpr int kWarpMmaFusedLoads = 4;
 // Whether blockfp8_gemm_bf16a runs `cfg` (blockfp8_gemm's choice) as one warp-MMA launch that
 // quantises its tokens itself: one token tile, an instantiated fused kernel, a slice of tokens one
-// pass of loads covers, and room for it.
-bool warpmma_fused_ok(const blockfp8_config_t& cfg, int64_t m, int64_t k, const DeviceInfo& dev);
+// pass of loads covers, no more than one such pass an SM over the whole grid, and room for it.
+bool warpmma_fused_ok(const blockfp8_config_t& cfg, int64_t m, int64_t n, int64_t k, const DeviceInfo& dev);
 // Whether (token tile, weight rows, ring) is instantiated.
 bool warpmma_instantiated(int token_tile, int weight_rows, int kblocks);
 // The deepest instantiated ring for (token tile, weight rows): the default stage_kblocks.

@@ -390,7 +390,7 @@ blockfp8_status_t launch_swapab_warpmma(const Problem& p, const blockfp8_config_
 
 blockfp8_status_t launch_swapab_warpmma_fused(const Problem& p, const FusedA& x, const blockfp8_config_t& cfg,
                                               const DeviceInfo& dev, cudaStream_t stream) {
-  if (!warpmma_fused_ok(cfg, p.m, p.k, dev)) return BLOCKFP8_ERROR_INVALID_CONFIG;
+  if (!warpmma_fused_ok(cfg, p.m, p.n, p.k, dev)) return BLOCKFP8_ERROR_INVALID_CONFIG;
   Params prm = make_params(p, cfg);
   prm.x = static_cast<const __nv_bfloat16*>(x.x), prm.ldx = x.ldx, prm.ue8m0 = x.fmt == BLOCKFP8_SCALE_UE8M0;
   switch (instance_key(cfg.token_tile, cfg.weight_rows, cfg.stage_kblocks)) {

@@ -366,7 +366,7 @@ TEST(FusedPlan, OneLaunchWhereTheGemmsKernelHasAFusedForm) {
       const bool warpmma = cfg.kernel == BLOCKFP8_KERNEL_WARP_MMA;
       // One pass of loads: 16 half-warps x kWarpMmaFusedLoads groups.
       const bool one_pass = warpmma && m * swapab_kb_slice(56, cfg.split_k) <= 16 * kWarpMmaFusedLoads;
-      EXPECT_EQ(warpmma_fused_ok(cfg, m, 7168, d), one_pass) << "N=" << n << " M=" << m;
+      EXPECT_EQ(warpmma_fused_ok(cfg, m, n, 7168, d), one_pass) << "N=" << n << " M=" << m;
       EXPECT_EQ(warpmma, m <= kWarpMmaMaxM) << "N=" << n << " M=" << m;
       EXPECT_FALSE(short_slice) << m;  // M <= 8 warp-MMA, M > 8 more than 40 groups
       if (n == 2112) EXPECT_EQ(one_pass, m == 1) << m;
@@ -392,11 +392,11 @@ TEST(FusedPlan, SanitizerShapesTakeOneLaunch) {
   EXPECT_GT(swapab_fused_stages(cfg, 12, 1024, d), 0);
   cfg = choose_config(4, 576, 1024, d);
   ASSERT_EQ(check_config(cfg, 4, 576, 1024, d), BLOCKFP8_SUCCESS);
-  EXPECT_TRUE(warpmma_fused_ok(cfg, 4, 1024, d));
+  EXPECT_TRUE(warpmma_fused_ok(cfg, 4, 576, 1024, d));
   EXPECT_GT(cfg.split_k, 1);
   cfg = choose_config(3, 2112, 512, d);
   ASSERT_EQ(check_config(cfg, 3, 2112, 512, d), BLOCKFP8_SUCCESS);
-  EXPECT_TRUE(warpmma_fused_ok(cfg, 3, 512, d));
+  EXPECT_TRUE(warpmma_fused_ok(cfg, 3, 2112, 512, d));
   EXPECT_EQ(cfg.split_k, 1);
 }
 
@@ -407,19 +407,27 @@ TEST(FusedPlan, WarpMmaFusedRules) {
   blockfp8_config_t c{};
   c.kernel = BLOCKFP8_KERNEL_WARP_MMA, c.token_tile = 8, c.weight_rows = 16, c.split_k = 1, c.warpgroups = 2;
   c.stage_kblocks = 4;
-  EXPECT_TRUE(warpmma_fused_ok(c, 1, 7168, d));   // 56 groups: one pass of 4 loads over 16 half-warps
-  EXPECT_FALSE(warpmma_fused_ok(c, 2, 7168, d));  // 112
-  EXPECT_TRUE(warpmma_fused_ok(c, 5, 1536, d));   // 60
-  EXPECT_FALSE(warpmma_fused_ok(c, 6, 1536, d));  // 72
-  EXPECT_TRUE(warpmma_fused_ok(c, 8, 1024, d));
-  EXPECT_FALSE(warpmma_fused_ok(c, 9, 512, d));   // two token tiles
+  EXPECT_TRUE(warpmma_fused_ok(c, 1, 2112, 7168, d));   // 56 groups: one pass of 4 loads over 16 half-warps
+  EXPECT_FALSE(warpmma_fused_ok(c, 2, 2112, 7168, d));  // 112
+  EXPECT_TRUE(warpmma_fused_ok(c, 5, 2112, 1536, d));   // 60
+  EXPECT_FALSE(warpmma_fused_ok(c, 6, 2112, 1536, d));  // 72
+  EXPECT_TRUE(warpmma_fused_ok(c, 8, 2112, 1024, d));
+  EXPECT_FALSE(warpmma_fused_ok(c, 9, 2112, 512, d));   // two token tiles
   c.warpgroups = 4;
-  EXPECT_TRUE(warpmma_fused_ok(c, 2, 7168, d));   // 32 half-warps: 128 groups
+  EXPECT_TRUE(warpmma_fused_ok(c, 2, 2112, 7168, d));   // 32 half-warps: 128 groups
   c.warpgroups = 2;
   c.stage_kblocks = 8;
-  EXPECT_FALSE(warpmma_fused_ok(c, 1, 7168, d));  // no fused instantiation
+  EXPECT_FALSE(warpmma_fused_ok(c, 1, 2112, 7168, d));  // no fused instantiation
   c.stage_kblocks = 4, c.kernel = BLOCKFP8_KERNEL_SWAPAB_SPLITK;
-  EXPECT_FALSE(warpmma_fused_ok(c, 1, 7168, d));
+  EXPECT_FALSE(warpmma_fused_ok(c, 1, 2112, 7168, d));
+  // Many strips of 32 (several CTAs an SM): at most one pass of 64 groups an SM over the grid.
+  c.kernel = BLOCKFP8_KERNEL_WARP_MMA, c.weight_rows = 32, c.stage_kblocks = 2;
+  EXPECT_TRUE(warpmma_fused_ok(c, 4, 7168, 512, d));     // 224 CTAs x 4 x 4 = 3584 <= 64 x 132
+  EXPECT_TRUE(warpmma_fused_ok(c, 1, 7168, 4096, d));    // 224 x 32 = 7168
+  EXPECT_TRUE(warpmma_fused_ok(c, 2, 7168, 2304, d));    // 224 x 2 x 18 = 8064 <= 8448
+  EXPECT_FALSE(warpmma_fused_ok(c, 1, 24576, 1536, d));  // 768 x 12 = 9216
+  EXPECT_FALSE(warpmma_fused_ok(c, 1, 36864, 7168, d));  // 1152 x 56
+  EXPECT_FALSE(warpmma_fused_ok(c, 1, 6144, 7168, d));   // 192 x 56 = 10752
 }
 
 }  // namespace
