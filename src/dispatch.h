@@ -218,9 +218,9 @@ int warpmma_default_kblocks(int token_tile, int weight_rows);
 //   (4608x7168, 144 strips: 1.07-1.10x).
 constexpr int kWarpMmaMaxM = 8;
 // Beyond one round of strips the warp-MMA kernel wins only at the fewest tokens (s14 call 3: at M = 8
-// 0.79-1.05x, at M = 16 and 32 1.25-3.4x the TMA kernel on the same shapes).
+// 0.79-1.05x, at M = 16 and 32 1.00-3.4x the TMA kernel on the same shapes).
 constexpr int kWarpMmaManyStripsMaxM = 4;
-// ... and up to kWarpMmaMaxM where K is this short (s14 call 6: 0.79-0.99x at M = 5-8 on the seven
+// ... and up to kWarpMmaMaxM where K is this short (s14 call 6: 0.78-0.99x at M = 5-8 on the seven
 // such DeepSeek shapes; at K >= 2048, M = 8 measured 0.96-1.05x in call 3).
 constexpr int64_t kWarpMmaManyStripsShortK = 1536;
 // The largest K split over a cluster the few-strip rule takes (measured up to 4).

@@ -669,10 +669,10 @@ int resident_clusters(int device, int split, int smem) {
   return clusters;
 }
 
-// BLOCKFP8_FLAG_CONST_WEIGHTS's early weight stream is off until an intermittent launch failure in
-// that path is explained: three full benchmark runs stopped with cudaErrorLaunchFailure in it
-// (12288x7168, M = 4-8, swapab_r64_t8_s1_w2_k2_p5; s11 call 7, s13 calls 8-9), the default path never
-// did (docs/session-notes-2026-11-30-13.md). With it off the flag's launches are the default's.
+// BLOCKFP8_FLAG_CONST_WEIGHTS's early weight stream is off until a launch failure in that path is
+// explained: with it on, cudaErrorLaunchFailure in 15 of 90 runs of the faulting sequence
+// (12288x7168 M = 8, swapab_r64_t8_s1_w2_k2_p5; s14 call 9; before: s11 call 7, s13 calls 8-9); the
+// default path, same kernel and point, never faulted. With it off the flag's launches are the default's.
 constexpr bool kConstWeightsPrefetch = false;
 
 Params make_params(const Problem& p, const blockfp8_config_t& cfg, int stages) {
