@@ -86,7 +86,7 @@ FusedPlan plan_fused(int64_t m, int64_t n, int64_t k, const void* x, int64_t ldx
   FusedPlan f{};
   f.cfg = auto_config(m, n, k, dev, /*invariant=*/false, tma_operand_ok(b, ldb));
   const bool x_ok = x_dtype == BLOCKFP8_DTYPE_BF16 && reinterpret_cast<uintptr_t>(x) % 16 == 0 && ldx % 8 == 0;
-  f.fused_stages = x_ok && fused_enabled() ? swapab_fused_stages(f.cfg, m, k, dev) : 0;
+  f.fused_stages = x_ok && fused_enabled() ? swapab_fused_stages(f.cfg, m, n, k, dev) : 0;
   f.warpmma_fused = x_ok && fused_enabled() && warpmma_fused_ok(f.cfg, m, n, k, dev);
   f.scales_offset = size_t((m * k + 15) / 16 * 16);
   f.workspace_bytes = f.fused_stages || f.warpmma_fused ? 0 : f.scales_offset + size_t(m * (k / 128)) * 4;

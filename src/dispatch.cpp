@@ -26,10 +26,11 @@ int swapab_fused_smem_bytes(int token_tile, int weight_rows, int kblocks, int st
          stages * kblocks * token_tile * 128 + kb_slice * token_tile * 128;
 }
 
-int swapab_fused_stages(const blockfp8_config_t& cfg, int64_t m, int64_t k, const DeviceInfo& dev) {
+int swapab_fused_stages(const blockfp8_config_t& cfg, int64_t m, int64_t n, int64_t k, const DeviceInfo& dev) {
   if (cfg.kernel != BLOCKFP8_KERNEL_SWAPAB_SPLITK || cfg.warpgroups != 2 || m > cfg.token_tile ||
-      cfg.token_tile > kSwapabFusedMaxTokenTile || cfg.stage_kblocks < 1)
+      cfg.token_tile > kSwapabFusedMaxTokenTile || cfg.stage_kblocks < 1 || cfg.weight_rows < 1)
     return 0;
+  if ((n + cfg.weight_rows - 1) / cfg.weight_rows * cfg.split_k > dev.sm_count) return 0;  // dispatch.h
   const int kb_slice = swapab_kb_slice(k / 128, cfg.split_k);
   if (m * kb_slice > kSwapabFusedMaxGroups) return 0;
   const int fixed = swapab_fused_smem_bytes(cfg.token_tile, cfg.weight_rows, cfg.stage_kblocks, 0, kb_slice);

@@ -79,9 +79,15 @@ int swapab_smem_bytes(int token_tile, int weight_rows, int kblocks, int stages, 
 // slice's quantised tokens, resident for every tile.
 int swapab_fused_smem_bytes(int token_tile, int weight_rows, int kblocks, int stages, int kb_slice);
 // The fused-A kernel's ring for a configuration the dispatcher chose for the two-launch path, or 0
-// when it does not take it (more than one token tile, one warpgroup, no room for a ring, or more
-// groups of 128 than one pass of loads covers).
-int swapab_fused_stages(const blockfp8_config_t& cfg, int64_t m, int64_t k, const DeviceInfo& dev);
+// when it does not take it (more than one token tile, one warpgroup, no room for a ring, more groups
+// of 128 than one pass of loads covers, or a GEMM grid of more CTAs than SMs: see below).
+int swapab_fused_stages(const blockfp8_config_t& cfg, int64_t m, int64_t n, int64_t k, const DeviceInfo& dev);
+// The fused 8-token kernel holds 133 registers a thread against the GEMM's 88 (docs/ptxas-report.txt):
+// 288 threads of it fit one CTA an SM where the GEMM fits two. Where the GEMM's grid has more CTAs
+// (tiles x split) than SMs, its one launch then runs half the resident CTAs: 1.01-1.13x two launches on
+// such DeepSeek shapes (16384x512, 12288x1536, 24576x1536, 4608x7168, 6144/9216/18432/24576/36864x7168;
+// s13 call 9, s14 call 8), the one exception 32768x512 (0.97-0.98x, which now runs the warp-MMA kernel
+// at M <= 8), against 0.91-1.01x where the grid fits the SMs.
 constexpr int kSwapabFusedMaxTokenTile = 32;
 // The fused kernel quantises its K slice (M x kb_slice groups of 128) before its main loop, while the
 // weight stream starts; beyond about 40 groups a CTA that costs more than the separate quantiser

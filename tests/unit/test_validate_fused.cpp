@@ -362,7 +362,7 @@ TEST(FusedPlan, OneLaunchWhereTheGemmsKernelHasAFusedForm) {
       ASSERT_EQ(check_config(cfg, m, n, 7168, d), BLOCKFP8_SUCCESS) << m;
       const bool tma_decode = cfg.kernel == BLOCKFP8_KERNEL_SWAPAB_SPLITK;
       const bool short_slice = tma_decode && m * swapab_kb_slice(56, cfg.split_k) <= kSwapabFusedMaxGroups;
-      EXPECT_EQ(swapab_fused_stages(cfg, m, 7168, d) > 0, short_slice) << "N=" << n << " M=" << m;
+      EXPECT_EQ(swapab_fused_stages(cfg, m, n, 7168, d) > 0, short_slice) << "N=" << n << " M=" << m;
       const bool warpmma = cfg.kernel == BLOCKFP8_KERNEL_WARP_MMA;
       // One pass of loads: 16 half-warps x kWarpMmaFusedLoads groups.
       const bool one_pass = warpmma && m * swapab_kb_slice(56, cfg.split_k) <= 16 * kWarpMmaFusedLoads;
@@ -376,7 +376,28 @@ TEST(FusedPlan, OneLaunchWhereTheGemmsKernelHasAFusedForm) {
   for (int64_t m : {33, 64, 200}) {
     blockfp8_config_t cfg = choose_config(m, 2112, 7168, d);
     ASSERT_EQ(check_config(cfg, m, 2112, 7168, d), BLOCKFP8_SUCCESS) << m;
-    EXPECT_EQ(swapab_fused_stages(cfg, m, 7168, d), 0) << m;
+    EXPECT_EQ(swapab_fused_stages(cfg, m, 2112, 7168, d), 0) << m;
+  }
+}
+
+// The TMA kernel's fused form only where the GEMM's grid fits the SMs (dispatch.h: at 133 registers
+// it holds one CTA an SM where the GEMM holds two): 7168 x 256 at M = 16 (112 tiles) takes it,
+// 16384 x 512 and 12288 x 1536 (256 and 192 tiles, kept on the TMA kernel at M <= 8) do not.
+TEST(FusedPlan, TmaFusedOnlyWhereTheGridFitsTheSms) {
+  using namespace blockfp8::detail;
+  const DeviceInfo d{};
+  struct P {
+    int64_t m, n, k;
+    bool one_launch;
+  };
+  for (const P p : {P{16, 7168, 256, true}, P{1, 16384, 512, false}, P{8, 16384, 512, false},
+                    P{1, 12288, 1536, false}, P{12, 576, 1024, true}}) {
+    blockfp8_config_t cfg = choose_config(p.m, p.n, p.k, d);
+    ASSERT_EQ(check_config(cfg, p.m, p.n, p.k, d), BLOCKFP8_SUCCESS);  // fills the ring's defaults
+    ASSERT_EQ(cfg.kernel, BLOCKFP8_KERNEL_SWAPAB_SPLITK) << p.n << "x" << p.k << " M=" << p.m;
+    const int64_t ctas = (p.n + cfg.weight_rows - 1) / cfg.weight_rows * cfg.split_k;
+    EXPECT_EQ(ctas <= d.sm_count, p.one_launch) << p.n << "x" << p.k;
+    EXPECT_EQ(swapab_fused_stages(cfg, p.m, p.n, p.k, d) > 0, p.one_launch) << p.n << "x" << p.k << " M=" << p.m;
   }
 }
 
@@ -389,7 +410,7 @@ TEST(FusedPlan, SanitizerShapesTakeOneLaunch) {
   const DeviceInfo d{};
   blockfp8_config_t cfg = choose_config(12, 576, 1024, d);
   ASSERT_EQ(check_config(cfg, 12, 576, 1024, d), BLOCKFP8_SUCCESS);
-  EXPECT_GT(swapab_fused_stages(cfg, 12, 1024, d), 0);
+  EXPECT_GT(swapab_fused_stages(cfg, 12, 576, 1024, d), 0);
   cfg = choose_config(4, 576, 1024, d);
   ASSERT_EQ(check_config(cfg, 4, 576, 1024, d), BLOCKFP8_SUCCESS);
   EXPECT_TRUE(warpmma_fused_ok(cfg, 4, 576, 1024, d));
