@@ -265,10 +265,10 @@ double swapab_cost_ns(int64_t m, int64_t n, int64_t k, int token_tile, int weigh
 // 3-4, interleaved): 16384x512 1.13-1.19x, 12288x1536 1.04x. Their neighbours gain (8192x512
 // 0.77-0.83x, 32768x512 0.93-0.94x, 6144x1536 0.90-0.94x, 24576x1536 0.83-0.87x) and why these two do
 // not is not understood, so they keep the TMA kernel by name.
-struct Shape2 {
+struct WeightShape {
   int64_t n, k;
 };
-constexpr Shape2 kWarpMmaManyStripsLosses[] = {{16384, 512}, {12288, 1536}};
+constexpr WeightShape kWarpMmaManyStripsLosses[] = {{16384, 512}, {12288, 1536}};
 
 blockfp8_config_t choose_warpmma_config(int64_t m, int64_t n, int64_t k, const DeviceInfo& dev) {
   blockfp8_config_t cfg{};
@@ -298,12 +298,13 @@ blockfp8_config_t choose_warpmma_config(int64_t m, int64_t n, int64_t k, const D
     if (strips16 * split <= sms && 3 * strips16 * split >= 2 * sms && strips16 <= dev.max_clusters[split])
       return take(16, split);
   // Well over a round of strips of 32, at a few tokens: one CTA a strip, several an SM (s14 call 4:
-  // 0.70-0.97x the TMA kernel at M = 1-4 on 24 of the 27 DeepSeek shapes with more strips than SMs).
+  // 0.70-0.97x the TMA kernel at M = 1-4 on 24 of the 27 DeepSeek shapes with more strips than SMs;
+  // call 6: 0.78-0.99x at M = 5-8 where K <= 1536).
   // Just over one round, a few SMs carry two strips while the rest idle: 4608x7168 (144 strips)
   // measured 1.07-1.10x, hence the quarter-round margin.
   const int64_t strips32 = (n + 31) / 32;
   bool loses = false;
-  for (const Shape2& s : kWarpMmaManyStripsLosses) loses |= s.n == n && s.k == k;
+  for (const WeightShape& s : kWarpMmaManyStripsLosses) loses |= s.n == n && s.k == k;
   const int64_t max_m = k <= kWarpMmaManyStripsShortK ? kWarpMmaMaxM : kWarpMmaManyStripsMaxM;
   if (m <= max_m && 4 * strips32 > 5 * sms && !loses) return take(32, 1);
   return cfg;
