@@ -481,6 +481,46 @@ TEST_F(ReliabilityTest, Determinism) {
   }
 }
 
+// (b'') BLOCKFP8_FLAG_CONST_WEIGHTS in back-to-back calls: a graph of eight calls with the flag (under
+// PDL each may start its weight stream while the one before it finishes), replayed, must give the eager
+// result's bits and never fault. The flag's early stream is compiled out for now (kConstWeightsPrefetch
+// in swapab_splitk.cu): with it in, 12288 x 7168 at M = 8 faulted in 15 of 90 benchmark runs (s14
+// call 9). This is the test for a fix; on the default path it checks back-to-back graphs of the decode
+// kernels (TMA at 12288 x 7168 M = 8 and 2112 x 7168 M = 16, warp-MMA split over a cluster at
+// 576 x 7168 M = 1).
+TEST_F(ReliabilityTest, ConstWeightsBackToBackInAGraph) {
+  blockfp8_config_t cw = kAuto;
+  cw.flags = BLOCKFP8_FLAG_CONST_WEIGHTS;
+  constexpr int kCalls = 8, kReplays = 20;
+  for (const GemmSpec& s : {spec(8, 12288, 7168), spec(16, 2112, 7168), spec(1, 576, 7168)}) {
+    SCOPED_TRACE(s.str() + "; " + seed_note());
+    GemmArena g;
+    CUDA_ASSERT(g.set(s, case_seed(s, 5), stream_));
+    std::vector<uint8_t> first, again;
+    ASSERT_NO_FATAL_FAILURE(run(g, &kAuto, stream_, first));
+    check(g, stream_, first);
+
+    cudaGraph_t graph = nullptr;
+    cudaGraphExec_t exec = nullptr;
+    CUDA_ASSERT(cudaStreamSynchronize(stream_));
+    CUDA_ASSERT(cudaStreamBeginCapture(stream_, cudaStreamCaptureModeThreadLocal));
+    const cudaError_t pe = g.poison(stream_);
+    blockfp8_status_t st = BLOCKFP8_SUCCESS;
+    for (int i = 0; i < kCalls && st == BLOCKFP8_SUCCESS; ++i) st = g.call(&cw, stream_);
+    const cudaError_t ce = cudaStreamEndCapture(stream_, &graph);
+    CUDA_ASSERT(pe);
+    ASSERT_EQ(st, BLOCKFP8_SUCCESS) << blockfp8_status_string(st);
+    CUDA_ASSERT(ce);
+    CUDA_ASSERT(cudaGraphInstantiate(&exec, graph, 0));
+    for (int r = 0; r < kReplays; ++r) CUDA_ASSERT(cudaGraphLaunch(exec, stream_));
+    CUDA_ASSERT(cudaStreamSynchronize(stream_));
+    CUDA_ASSERT(g.fetch(again));
+    EXPECT_TRUE(again == first) << "the graph's result differs from the eager run";
+    EXPECT_EQ(cudaGraphExecDestroy(exec), cudaSuccess);
+    EXPECT_EQ(cudaGraphDestroy(graph), cudaSuccess);
+  }
+}
+
 // (b') Batch invariance: with BLOCKFP8_FLAG_BATCH_INVARIANT, the first m' rows of C computed from the
 // first m' rows of A are bitwise the rows of the full-M result, for every m' (both scale layouts; the
 // default dispatcher may change tiles and K split with M, so it is not held to this).
