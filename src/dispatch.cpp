@@ -30,7 +30,7 @@ int swapab_fused_stages(const blockfp8_config_t& cfg, int64_t m, int64_t n, int6
   if (cfg.kernel != BLOCKFP8_KERNEL_SWAPAB_SPLITK || cfg.warpgroups != 2 || m > cfg.token_tile ||
       cfg.token_tile > kSwapabFusedMaxTokenTile || cfg.stage_kblocks < 1 || cfg.weight_rows < 1)
     return 0;
-  if ((n + cfg.weight_rows - 1) / cfg.weight_rows * cfg.split_k > dev.sm_count) return 0;  // dispatch.h
+  if (strip_ctas(n, cfg.weight_rows, cfg.split_k) > dev.sm_count) return 0;  // dispatch.h
   const int kb_slice = swapab_kb_slice(k / 128, cfg.split_k);
   if (m * kb_slice > kSwapabFusedMaxGroups) return 0;
   const int fixed = swapab_fused_smem_bytes(cfg.token_tile, cfg.weight_rows, cfg.stage_kblocks, 0, kb_slice);
@@ -288,21 +288,21 @@ blockfp8_config_t choose_warpmma_config(int64_t m, int64_t n, int64_t k, const D
     return cfg;
   };
   for (const int rows : {32, 16}) {
-    const int64_t strips = (n + rows - 1) / rows;
+    const int64_t strips = strip_ctas(n, rows, 1);
     if (strips <= sms && 3 * strips >= 2 * sms) return take(rows, 1);
   }
   // Too few strips of 16 for a round: K split over a cluster, the largest split that keeps one round
   // (576x7168, 36 strips: split 3 0.85-0.92x the TMA kernel at M = 1-8, split 2 0.86-0.99x; s14 call 3).
-  const int64_t strips16 = (n + 15) / 16;
-  for (int split = kWarpMmaMaxSplit; split >= 2; --split)
-    if (strips16 * split <= sms && 3 * strips16 * split >= 2 * sms && strips16 <= dev.max_clusters[split])
-      return take(16, split);
+  for (int split = kWarpMmaMaxSplit; split >= 2; --split) {
+    const int64_t ctas = strip_ctas(n, 16, split);
+    if (ctas <= sms && 3 * ctas >= 2 * sms && ctas / split <= dev.max_clusters[split]) return take(16, split);
+  }
   // Well over a round of strips of 32, at a few tokens: one CTA a strip, several an SM (s14 call 4:
   // 0.70-0.97x the TMA kernel at M = 1-4 on 24 of the 27 DeepSeek shapes with more strips than SMs;
   // call 6: 0.78-0.99x at M = 5-8 where K <= 1536).
   // Just over one round, a few SMs carry two strips while the rest idle: 4608x7168 (144 strips)
   // measured 1.07-1.10x, hence the quarter-round margin.
-  const int64_t strips32 = (n + 31) / 32;
+  const int64_t strips32 = strip_ctas(n, 32, 1);
   bool loses = false;
   for (const WeightShape& s : kWarpMmaManyStripsLosses) loses |= s.n == n && s.k == k;
   const int64_t max_m = k <= kWarpMmaManyStripsShortK ? kWarpMmaMaxM : kWarpMmaManyStripsMaxM;
@@ -381,16 +381,16 @@ bool warpmma_fused_ok(const blockfp8_config_t& cfg, int64_t m, int64_t n, int64_
   instantiated |= cfg.token_tile == TT && cfg.weight_rows == RR && cfg.stage_kblocks == UU;
   BLOCKFP8_WARPMMA_FUSED_CONFIGS(BLOCKFP8_WARPMMA_FUSED_MATCH)
 #undef BLOCKFP8_WARPMMA_FUSED_MATCH
+  if (!instantiated) return false;
   const int kb_slice = swapab_kb_slice(k / 128, cfg.split_k);
   const int64_t pass = int64_t(2 * 4 * cfg.warpgroups) * kWarpMmaFusedLoads;  // groups one pass of loads covers
   if (m * kb_slice > pass) return false;
   // Every CTA quantises its own slice, so with several CTAs an SM (many strips) the work and the X
   // reads multiply: at most one pass an SM over the grid (s14 call 7: above it, 36864x7168 M = 1 took
   // 1.32x two launches; below it, 0.62-0.95x).
-  const int64_t ctas = (n + std::max(cfg.weight_rows, 1) - 1) / std::max(cfg.weight_rows, 1) * cfg.split_k;
-  if (ctas * m * kb_slice > pass * dev.sm_count) return false;
-  return instantiated && warpmma_smem_bytes(cfg.token_tile, cfg.weight_rows, cfg.stage_kblocks, 4 * cfg.warpgroups,
-                                            kb_slice) <= dev.smem_per_block_optin;
+  if (strip_ctas(n, cfg.weight_rows, cfg.split_k) * m * kb_slice > pass * dev.sm_count) return false;
+  return warpmma_smem_bytes(cfg.token_tile, cfg.weight_rows, cfg.stage_kblocks, 4 * cfg.warpgroups, kb_slice) <=
+         dev.smem_per_block_optin;
 }
 
 int warpmma_default_kblocks(int token_tile, int weight_rows) {

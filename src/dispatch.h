@@ -78,6 +78,9 @@ int swapab_smem_bytes(int token_tile, int weight_rows, int kblocks, int stages, 
 // Shared memory of the fused-A decode kernel: the decode kernel's with weight-only stages, plus the K
 // slice's quantised tokens, resident for every tile.
 int swapab_fused_smem_bytes(int token_tile, int weight_rows, int kblocks, int stages, int kb_slice);
+// CTAs of a decode grid at one token tile: a CTA (or a cluster of `split`) for each strip of `rows`
+// weight rows, whichever decode kernel runs it (the TMA kernel's persistent grid holds at most this).
+constexpr int64_t strip_ctas(int64_t n, int rows, int split) { return (n + rows - 1) / rows * split; }
 // The fused-A kernel's ring for a configuration the dispatcher chose for the two-launch path, or 0
 // when it does not take it (more than one token tile, one warpgroup, no room for a ring, more groups
 // of 128 than one pass of loads covers, or a GEMM grid of more CTAs than SMs: see below).

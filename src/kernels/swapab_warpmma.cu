@@ -337,7 +337,7 @@ blockfp8_status_t enqueue(Params prm, const blockfp8_config_t& cfg, const Device
   // all in flight at once (s12 calls 1-2). BLOCKFP8_WARPMMA_ROTATE=0 turns it off (diagnostic).
   static const bool rotate = env_switch("BLOCKFP8_WARPMMA_ROTATE", true);
   prm.rotate = rotate && prm.kb_slice > warps * S;
-  const int64_t strips = (prm.n + cfg.weight_rows - 1) / cfg.weight_rows;
+  const int64_t strips = strip_ctas(prm.n, cfg.weight_rows, 1);
   const int64_t token_tiles = (prm.m + cfg.token_tile - 1) / cfg.token_tile;
   int smem = warpmma_smem_bytes(kFragTokens * NT, kFragRows * RT, S, warps, kFused ? prm.kb_slice : 0);
   // A grid of at most one CTA an SM asks for more than half an SM's shared memory, so that the block

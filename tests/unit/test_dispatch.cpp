@@ -129,7 +129,7 @@ TEST(Dispatch, WarpMmaTakesWhereItMeasuredFaster) {
       EXPECT_EQ(c.kernel, BLOCKFP8_KERNEL_WARP_MMA);
       EXPECT_EQ(c.weight_rows, w.rows);
       EXPECT_EQ(c.split_k, w.split);
-      const int64_t ctas = (w.n + c.weight_rows - 1) / c.weight_rows * c.split_k;
+      const int64_t ctas = strip_ctas(w.n, c.weight_rows, c.split_k);
       if (ctas <= d.sm_count)  // one round: the launcher then keeps it at one CTA an SM
         EXPECT_GE(3 * ctas, 2 * d.sm_count);
       else  // many strips: well over a round, at few tokens

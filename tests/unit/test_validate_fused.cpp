@@ -395,7 +395,7 @@ TEST(FusedPlan, TmaFusedOnlyWhereTheGridFitsTheSms) {
     blockfp8_config_t cfg = choose_config(p.m, p.n, p.k, d);
     ASSERT_EQ(check_config(cfg, p.m, p.n, p.k, d), BLOCKFP8_SUCCESS);  // fills the ring's defaults
     ASSERT_EQ(cfg.kernel, BLOCKFP8_KERNEL_SWAPAB_SPLITK) << p.n << "x" << p.k << " M=" << p.m;
-    const int64_t ctas = (p.n + cfg.weight_rows - 1) / cfg.weight_rows * cfg.split_k;
+    const int64_t ctas = strip_ctas(p.n, cfg.weight_rows, cfg.split_k);
     EXPECT_EQ(ctas <= d.sm_count, p.one_launch) << p.n << "x" << p.k;
     EXPECT_EQ(swapab_fused_stages(cfg, p.m, p.n, p.k, d) > 0, p.one_launch) << p.n << "x" << p.k << " M=" << p.m;
   }
