@@ -22,6 +22,7 @@ int main(int argc, char** argv) {
   Context ctx;
   ctx.opt = parse_options(argc, argv);
   set_settle(ctx.opt.settle_ms, ctx.opt.settle_min_us);
+  ctx.info.settle_ms = ctx.opt.settle_ms;
   // A benchmark point (or special run) longer than BLOCKFP8_BENCH_TIMEOUT seconds (default 120) is a
   // device hang: exit 124 naming it, instead of spending the rest of a device session waiting.
   bf8test::Watchdog watchdog;

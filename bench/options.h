@@ -17,7 +17,7 @@ struct Options {
   bool paths = false, sweep = false, cublaslt = true, floor = true, check = true;
   int lt_algos = 1, replays = 20, max_copies = 512, device = 0;
   double l2_factor = 3.0, floor_gb = 0;
-  double settle_ms = 0, settle_min_us = 20;  // --settle-ms: see set_settle (timing.h)
+  double settle_ms = 100, settle_min_us = 20;  // --settle-ms: see set_settle (timing.h)
   int config_rounds = 1;                      // --config-rounds: see run_config_rounds (runner.cpp)
   bool repeat_check = false, user_shapes = false, quant = false, host_overhead = false;
   bool bf16a = true;         // the bf16-activation backends (blockfp8_bf16a, blockfp8_quant_gemm)

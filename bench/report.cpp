@@ -87,7 +87,7 @@ void JsonLines::write(const Row& r, const RunInfo& info) {
   line += ",\"note\":" + (r.note.empty() ? std::string("null") : str(r.note));
   line += ",\"commit\":" + str(info.commit) + ",\"gpu\":" + str(info.gpu) + ",\"date\":" + str(info.date);
   line += ",\"sm_count\":" + std::to_string(info.sm_count) + ",\"l2_bytes\":" + std::to_string(info.l2_bytes);
-  line += ",\"sm_clock_khz\":" + std::to_string(info.sm_clock_khz);
+  line += ",\"sm_clock_khz\":" + std::to_string(info.sm_clock_khz) + ",\"settle_ms\":" + num(info.settle_ms);
   line += ",\"mem_clock_khz\":" + std::to_string(info.mem_clock_khz);
   line += ",\"cublaslt_version\":" + std::to_string(info.cublaslt_version);
   line += ",\"blockfp8_version\":" + str(info.blockfp8_version);

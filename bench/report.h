@@ -17,6 +17,7 @@ struct RunInfo {
   int64_t l2_bytes = 0;
   int sm_clock_khz = 0, mem_clock_khz = 0;  // peak clocks as the runtime reports them
   int cublaslt_version = 0;
+  double settle_ms = 0;  // --settle-ms the run used
   std::string blockfp8_version;
 };
 
