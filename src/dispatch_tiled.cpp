@@ -18,10 +18,8 @@ constexpr int kBarrierBytes = 16;  // full + empty mbarrier of one stage
 // It is about what shared memory says: per k-block a tile moves 16 KB of A and BN x 128 B of B into
 // shared memory, and the two math warpgroups read A once and B twice, 128 x (256 + 3 BN) bytes at a
 // fixed bandwidth, or BN + 85 rows' worth.
-// (Tiles that touch three 128-row b_scale blocks, 176 rows, carried a 1.18x penalty. They still run
-// about 7 % slower per row than 192-row tiles where both take the same rounds (geometric mean over 90
-// points of call 6), but any penalty from 1.04 up made the picks worse: 29-38 points more than 5 %
-// off, against 25 without. 176 rows were the best width at 11 of the 217 points.)
+// (176-row tiles: see kThreeScaleBlocksFactor. On the ninth session's unsettled sweep any factor
+// for them made the picks worse; settled, at M >= 1024, they need one.)
 constexpr double kTileFixedRows = 80.0;
 // With one token tile, every CTA of a wave loads the same A tile each k-block; pairs along N each
 // multicast half of it to both: 0.61-0.96x the time of single CTAs at M = 65-128 (s8 call 1).
@@ -32,6 +30,20 @@ constexpr double kOneTokenTileAlongNFactor = 0.90;
 // back to back, the two measured even: s9 call 5.) At an odd number of token tiles the last pair of
 // every weight tile holds a CTA past M, which the rounds count.
 constexpr double kPairAlongMFactor = 0.95;
+// Over several rounds the GPU runs at its power limit (about 650 W, s15 call 2), so the time follows
+// the grid's total work as much as the busiest cluster's count of units: a last round that only some
+// clusters run goes faster than a full one. The rounds a cost counts are the busiest cluster's and the
+// average, weighted half and half. And 176-row tiles, whose columns fall in three 128-row b_scale
+// blocks, run 8 % slower per row than two-block widths once they take several rounds (one round
+// measured no such loss: s9 call 6 at M = 384). Fitted to settled sweeps of every width 128-192,
+// single CTAs and pairs along M, at M = 1024-8192 on 19 shapes (s15 calls 3-4, bench/results/logs/
+// 2026-11-30-s15): the old cost (busiest rounds only, no 176 factor) picked 176 rows at M >= 2048
+// on the N = 7168 weights, 2112x7168, 4096x7168 and 4096/8192/16384x512, 1.03-1.10x the best
+// width's time at 25 of 75 points; this one is within 5 % at every point (geometric mean 1.002).
+// On the ninth session's unsettled sweep at M <= 1024 it picks as the old cost did (20 of 155 points
+// over 5 % either way).
+constexpr double kAverageRoundsWeight = 0.5;
+constexpr double kThreeScaleBlocksFactor = 1.08;
 // Split-K (a cluster of CTAs on one tile, each a share of K, summed through distributed shared
 // memory): what parking, the cluster barriers and the remote sum cost, in k-blocks of the tile's
 // mainloop, and the margin a split must win by. First set from the decode kernel's split-K sum
@@ -85,7 +97,15 @@ double tiled_cost(int64_t m, int64_t n, int weight_rows, TiledCluster c, const D
   const double shared = c.cta_m > 1 && !one_token_tile  ? kPairAlongMFactor
                         : c.cta_n > 1 && one_token_tile ? kOneTokenTileAlongNFactor
                                                         : 1.0;
-  return double(tiled_rounds(m, n, weight_rows, c, dev)) * (weight_rows + kTileFixedRows) * shared;
+  const int64_t busiest = tiled_rounds(m, n, weight_rows, c, dev);
+  double rounds = double(busiest), width = weight_rows + kTileFixedRows;
+  if (busiest > 1) {
+    const int resident = c.ctas() == 1 ? dev.sm_count : dev.max_clusters[c.ctas()];
+    const int64_t units = ceil_div(ceil_div(std::max<int64_t>(m, 1), kTiledTokenTile), c.cta_m) * ceil_div(ceil_div(n, weight_rows), c.cta_n);
+    rounds = (1 - kAverageRoundsWeight) * rounds + kAverageRoundsWeight * double(units) / std::max(resident, 1);
+    if (tiled_scale_blocks(weight_rows) > 2) width *= kThreeScaleBlocksFactor;
+  }
+  return rounds * width * shared;
 }
 
 namespace {

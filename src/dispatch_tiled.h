@@ -50,10 +50,11 @@ bool tiled_cluster_supported(TiledCluster c, const DeviceInfo& dev);
 // How many units of c the busiest cluster runs (persistent clusters, as many as the device holds).
 int64_t tiled_rounds(int64_t m, int64_t n, int weight_rows, TiledCluster c, const DeviceInfo& dev);
 
-// Relative time of the whole problem with weight_rows-wide tiles in clusters c on dev: the busiest
-// cluster's units (tiled_rounds), each costing its width plus a fixed share (the A tile it loads,
-// pipeline fill, epilogue), times what sharing the token tile measured where there is one. Exposed
-// for tests and the benchmark.
+// Relative time of the whole problem with weight_rows-wide tiles in clusters c on dev: rounds of
+// units (the busiest cluster's, tiled_rounds; over several rounds averaged half and half with the
+// mean, since the GPU then runs at its power limit), each costing its width plus a fixed share (the A
+// tile it loads, pipeline fill, epilogue), 176-row tiles 8 % more over several rounds, times what
+// sharing the token tile measured where there is one. Exposed for tests and the benchmark.
 double tiled_cost(int64_t m, int64_t n, int weight_rows, TiledCluster c, const DeviceInfo& dev);
 // The same with the cluster the dispatcher would pick for that width.
 double tiled_cost(int64_t m, int64_t n, int weight_rows, const DeviceInfo& dev);

@@ -5,7 +5,8 @@
 # each configuration is timed SWEEP_ROUNDS times (default 3) in shuffled orders and its median kept
 # (blockfp8-bench --config-rounds); SWEEP_SETTLE_MS (default 0) adds --settle-ms. Three rounds take
 # about three times as long: the 31-shape sweep of s9 call 6 took 142 s in one.
-# Usage: OUT=dir [SWEEP_M=256,384,...] [SWEEP_CLUSTERS="1x1 2x1 1x2"] [SWEEP_REPLAYS=10] [SWEEP_ROUNDS=3]
+# Usage: OUT=dir [SWEEP_M=256,384,...] [SWEEP_WIDTHS="64 80 ... 192"] [SWEEP_CLUSTERS="1x1 2x1 1x2"]
+#   [SWEEP_REPLAYS=10] [SWEEP_ROUNDS=3]
 #   [SWEEP_SETTLE_MS=0] bash tools/tiled_sweep.sh BENCH N,K...
 #   -> $OUT/sweep_<N>x<K>.jsonl (with cuBLASLt and the dispatcher's own choice at every point)
 set -u
@@ -15,7 +16,7 @@ OUT=${OUT:-$PWD/device-out}
 M=${SWEEP_M:-256,384,512,640,1024,2048,4096}
 mkdir -p "$OUT"
 CFG=()
-for r in 64 80 96 112 128 144 160 176 192; do
+for r in ${SWEEP_WIDTHS:-64 80 96 112 128 144 160 176 192}; do
   for c in ${SWEEP_CLUSTERS:-1x1 2x1 1x2}; do CFG+=(--config "tiled_t128_r${r}_p0_c$c"); done
 done
 for shape in "$@"; do

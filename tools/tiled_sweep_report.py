@@ -57,7 +57,10 @@ def scale_blocks(rows):
 def cost(m, n, rows, cm, cn, p):
     units = cdiv(cdiv(max(m, 1), 128), cm) * cdiv(cdiv(n, rows), cn)
     rounds = cdiv(units, MAX_CLUSTERS[cm * cn])
-    width = p["three"] if scale_blocks(rows) > 2 else 1.0
+    width = 1.0
+    if rounds > 1:  # several rounds: the busiest cluster's and the mean, weighted (power-limited GPU)
+        rounds = (1 - p["avg"]) * rounds + p["avg"] * units / MAX_CLUSTERS[cm * cn]
+        width = p["three"] if scale_blocks(rows) > 2 else 1.0
     if cm > 1:
         shared = p["pair_m"] if m > 128 else 1.0  # a pair over one token tile has a CTA past M
     else:
@@ -88,7 +91,7 @@ def score(pts, p):
 
 # src/dispatch_tiled.cpp's constants (pairs along N past one token tile are not candidates there; a
 # factor of 1 with single CTAs first has the same effect here).
-CURRENT = {"fixed": 80.0, "three": 1.0, "pair_m": 0.95, "along_n": 1.0, "along_n1": 0.90}
+CURRENT = {"fixed": 80.0, "three": 1.08, "avg": 0.5, "pair_m": 0.95, "along_n": 1.0, "along_n1": 0.90}
 
 
 def main():
@@ -123,7 +126,7 @@ def main():
         best = None
         for fixed, three, pm, an in itertools.product(range(0, 161, 8), (1.0, 1.06, 1.12, 1.18, 1.25),
                                                       (0.8, 0.85, 0.9, 0.95, 1.0), (0.85, 0.9, 0.93, 0.96, 1.0, 1.04)):
-            p = {"fixed": float(fixed), "three": three, "pair_m": pm, "along_n": an, "along_n1": CURRENT["along_n1"]}
+            p = dict(CURRENT, fixed=float(fixed), three=three, pair_m=pm, along_n=an)
             s = score(pts, p)
             if best is None or (s[0], s[1]) < (best[0][0], best[0][1]):
                 best = (s, p)
