@@ -673,6 +673,10 @@ int resident_clusters(int device, int split, int smem) {
 // explained: with it on, cudaErrorLaunchFailure in 15 of 90 runs of the faulting sequence
 // (12288x7168 M = 8, swapab_r64_t8_s1_w2_k2_p5; s14 call 9; before: s11 call 7, s13 calls 8-9); the
 // default path, same kernel and point, never faulted. With it off the flag's launches are the default's.
+// Not the cause: a missing proxy fence after the barriers' initialisation (s15 call 1), the stages'
+// arrival before the wait (4 of 38 with it after, call 10). One early stage instead of a ring-full ran
+// 38 times clean (call 10, wip/const-prefetch-one): a copy still in flight into an early CTA when the
+// grid before it completes is the likeliest reading.
 constexpr bool kConstWeightsPrefetch = false;
 
 Params make_params(const Problem& p, const blockfp8_config_t& cfg, int stages) {
