@@ -3,8 +3,11 @@ importable here (torch._scaled_mm, vLLM, DeepGEMM, FlashInfer) by the C++ bench'
 
 Method (bench/timing.cpp): for each (N, K) and M, a CUDA graph calls the op once per operand copy;
 the copies together exceed --l2-factor x the L2, so every call reads from HBM (cold). The graph is
-replayed --replays times; a figure is the median replay time over the number of calls. Hot is the
-same graph over copy 0. The floor is a Triton streaming-read kernel over exactly the N*K weight
+replayed --replays times; a figure is the median replay time over the number of calls. A graph whose
+calls take --settle-min-us or more is first replayed untimed for --settle-ms (default 100): under
+tensor-core load the GPU runs at its power limit, and each backend is timed in its own steady state,
+not on the headroom of whatever ran before it (bench/results/2026-11-30-fifteenth-session-h200.md).
+Hot is the same graph over copy 0. The floor is a Triton streaming-read kernel over exactly the N*K weight
 bytes (python/blockfp8/_floor_triton.py; torch reductions where triton does not import), timed the
 same cold way; the C++ bench's floor kernel (bench/floor.cu) stays the reference.
 
@@ -37,7 +40,7 @@ CHECK_ROWS = 64      # rows of C checked against the float64 reference
 REL_TOL = 2e-2       # a variant whose rel_err exceeds this is refused (bf16 output rounding is ~4e-3)
 JSON_KEYS = ["backend", "config", "shape", "N", "K", "M", "cold_us", "hot_us", "rel_err", "max_abs_err",
              "written", "tflops", "gbps", "bytes", "flops", "floor_us", "copies", "hot_calls", "replays",
-             "error", "note", "commit", "gpu", "date", "sm_count", "l2_bytes", "torch_version",
+             "settle_ms", "error", "note", "commit", "gpu", "date", "sm_count", "l2_bytes", "torch_version",
              "blockfp8_version", "source"]
 
 
@@ -97,6 +100,9 @@ def parse_args(argv=None):
     p.add_argument("--m", type=parse_int_list, default=DEFAULT_M, help="token counts")
     p.add_argument("--backends", default=",".join(PEERS), help=f"subset of {','.join(PEERS)}")
     p.add_argument("--replays", type=int, default=20)
+    p.add_argument("--settle-ms", type=float, default=100.0,
+                   help="replay a graph untimed this long first when its calls take >= --settle-min-us (0: off)")
+    p.add_argument("--settle-min-us", type=float, default=20.0)
     p.add_argument("--l2-factor", type=float, default=3.0)
     p.add_argument("--max-copies", type=int, default=512)
     p.add_argument("--no-floor", action="store_true")
@@ -136,6 +142,14 @@ def copies_for(l2_bytes, nbytes, factor=3.0, max_copies=512):
 def hot_calls(cold_us, target_us=2000.0):
     """Enough hot calls per graph to spread its start-up cost thin, as timing.cpp does."""
     return int(min(max(math.ceil(target_us / cold_us), 4), 256)) if cold_us and cold_us > 0 else 256
+
+
+def settle_replays(replay_ms, calls, settle_ms, settle_min_us):
+    """Untimed replays before timing a graph of `calls` calls whose one replay took replay_ms: enough
+    for settle_ms, when a call takes settle_min_us or more (timing.cpp's settle); else none."""
+    if settle_ms <= 0 or calls <= 0 or 1000.0 * replay_ms / calls < settle_min_us:
+        return 0
+    return int(min(max(math.ceil(settle_ms / max(replay_ms, 1e-3)), 1), 100000))
 
 
 def median(xs):
@@ -348,6 +362,7 @@ class Runner:
         p = torch.cuda.get_device_properties(self.dev)
         self.l2 = int(getattr(p, "L2_cache_size", 0) or 50 << 20)
         self.info = {"commit": args.commit, "gpu": p.name, "sm_count": p.multi_processor_count,
+                     "settle_ms": args.settle_ms,
                      "l2_bytes": self.l2, "torch_version": torch.__version__,
                      "date": datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")}
         try:
@@ -373,6 +388,14 @@ class Runner:
             for c in calls:
                 c()
         g.replay()   # warm-up: first-touch costs stay out of the numbers
+        probe = (t.cuda.Event(enable_timing=True), t.cuda.Event(enable_timing=True))
+        probe[0].record()
+        g.replay()
+        probe[1].record()
+        t.cuda.synchronize()
+        for _ in range(settle_replays(probe[0].elapsed_time(probe[1]), len(calls), self.args.settle_ms,
+                                      self.args.settle_min_us)):
+            g.replay()
         ev = [(t.cuda.Event(enable_timing=True), t.cuda.Event(enable_timing=True)) for _ in range(self.args.replays)]
         for s, e in ev:
             s.record()

@@ -40,6 +40,8 @@ def test_add_shape_dedupes_and_merges_names():
 def test_parse_args_defaults_and_options():
     a = bench.parse_args([])
     assert a.m == bench.DEFAULT_M and a.m[-1] == 4096 and a.replays == 20 and a.l2_factor == 3.0
+    assert a.settle_ms == 100.0 and a.settle_min_us == 20.0
+    assert bench.parse_args(["--settle-ms", "0"]).settle_ms == 0.0
     assert len(a.shapes) == 31 and a.backends == bench.PEERS
     a = bench.parse_args(["--shape", "2112,7168", "--shape", "576x7168", "--shape", "2112,7168",
                           "--m", "64,1,64", "--backends", "torch,blockfp8", "--json", "x.jsonl"])
@@ -256,3 +258,15 @@ def test_triton_floor_compiles_to_16_byte_loads():
         loads = re.findall(r"ld\.global\S*", kernel.asm["ptx"])
         assert loads and set(loads) == {"ld.global.cg.v4.b32"}, (block, warps, set(loads))
         assert len(loads) == block // (32 * warps * 4)  # every word of a tile in one pass of .v4 loads
+
+
+def test_settle_replays():
+    # Calls of 50 us, a replay of 10 calls = 0.5 ms: 100 ms of settling is 200 replays.
+    assert bench.settle_replays(0.5, 10, 100.0, 20.0) == 200
+    # Calls under the threshold (decode: 5 us) are timed as they come, as are settle_ms = 0 and no calls.
+    assert bench.settle_replays(0.05, 10, 100.0, 20.0) == 0
+    assert bench.settle_replays(0.5, 10, 0.0, 20.0) == 0
+    assert bench.settle_replays(0.5, 0, 100.0, 20.0) == 0
+    # A replay longer than the settling time still settles once; a tiny one is capped.
+    assert bench.settle_replays(500.0, 1, 100.0, 20.0) == 1
+    assert bench.settle_replays(1e-9, 1, 100.0, 0.0) == 100000
