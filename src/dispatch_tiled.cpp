@@ -30,7 +30,7 @@ constexpr double kOneTokenTileAlongNFactor = 0.90;
 // back to back, the two measured even: s9 call 5.) At an odd number of token tiles the last pair of
 // every weight tile holds a CTA past M, which the rounds count.
 constexpr double kPairAlongMFactor = 0.95;
-// Over several rounds the GPU runs at its power limit (about 650 W, s15 call 2), so the time follows
+// Over several rounds the GPU runs at its power limit (a median 686 W, s15 call 2), so the time follows
 // the grid's total work as much as the busiest cluster's count of units: a last round that only some
 // clusters run goes faster than a full one. The rounds a cost counts are the busiest cluster's and the
 // average, weighted half and half. And 176-row tiles, whose columns fall in three 128-row b_scale
@@ -84,11 +84,20 @@ bool tiled_cluster_supported(TiledCluster c, const DeviceInfo& dev) {
   return shape && (c.ctas() == 1 || dev.max_clusters[c.ctas()] > 0);
 }
 
+namespace {
+
+// The units clusters of c walk (cta_m x cta_n tiles each), and how many such clusters run at once.
+int64_t tiled_units(int64_t m, int64_t n, int weight_rows, TiledCluster c) {
+  return ceil_div(ceil_div(std::max<int64_t>(m, 1), kTiledTokenTile), c.cta_m) * ceil_div(ceil_div(n, weight_rows), c.cta_n);
+}
+int tiled_resident(TiledCluster c, const DeviceInfo& dev) {
+  return std::max(c.ctas() == 1 ? dev.sm_count : dev.max_clusters[c.ctas()], 1);
+}
+
+}  // namespace
+
 int64_t tiled_rounds(int64_t m, int64_t n, int weight_rows, TiledCluster c, const DeviceInfo& dev) {
-  const int64_t m_tiles = ceil_div(std::max<int64_t>(m, 1), kTiledTokenTile), n_tiles = ceil_div(n, weight_rows);
-  const int64_t units = ceil_div(m_tiles, c.cta_m) * ceil_div(n_tiles, c.cta_n);
-  const int resident = c.ctas() == 1 ? dev.sm_count : dev.max_clusters[c.ctas()];
-  return ceil_div(units, std::max(resident, 1));
+  return ceil_div(tiled_units(m, n, weight_rows, c), tiled_resident(c, dev));
 }
 
 double tiled_cost(int64_t m, int64_t n, int weight_rows, TiledCluster c, const DeviceInfo& dev) {
@@ -97,12 +106,12 @@ double tiled_cost(int64_t m, int64_t n, int weight_rows, TiledCluster c, const D
   const double shared = c.cta_m > 1 && !one_token_tile  ? kPairAlongMFactor
                         : c.cta_n > 1 && one_token_tile ? kOneTokenTileAlongNFactor
                                                         : 1.0;
-  const int64_t busiest = tiled_rounds(m, n, weight_rows, c, dev);
+  const int64_t units = tiled_units(m, n, weight_rows, c);
+  const int resident = tiled_resident(c, dev);
+  const int64_t busiest = ceil_div(units, resident);  // tiled_rounds
   double rounds = double(busiest), width = weight_rows + kTileFixedRows;
   if (busiest > 1) {
-    const int resident = c.ctas() == 1 ? dev.sm_count : dev.max_clusters[c.ctas()];
-    const int64_t units = ceil_div(ceil_div(std::max<int64_t>(m, 1), kTiledTokenTile), c.cta_m) * ceil_div(ceil_div(n, weight_rows), c.cta_n);
-    rounds = (1 - kAverageRoundsWeight) * rounds + kAverageRoundsWeight * double(units) / std::max(resident, 1);
+    rounds = (1 - kAverageRoundsWeight) * rounds + kAverageRoundsWeight * double(units) / resident;
     if (tiled_scale_blocks(weight_rows) > 2) width *= kThreeScaleBlocksFactor;
   }
   return rounds * width * shared;
@@ -142,7 +151,7 @@ int tiled_partial_bytes(int weight_rows) { return kTiledTokenTile * (weight_rows
 
 bool tiled_split_fits(int64_t m, int64_t n, int64_t k, int weight_rows, int split, int stages, const DeviceInfo& dev) {
   if (split < 2 || split > kTiledMaxSplitK || split > k / 128 || dev.max_clusters[split] <= 0) return false;
-  const int64_t units = ceil_div(std::max<int64_t>(m, 1), kTiledTokenTile) * ceil_div(n, weight_rows);
+  const int64_t units = tiled_units(m, n, weight_rows, TiledCluster{});
   return units <= dev.max_clusters[split] && int64_t(stages) * tiled_stage_bytes(weight_rows) >= tiled_partial_bytes(weight_rows);
 }
 

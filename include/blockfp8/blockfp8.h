@@ -124,7 +124,7 @@ typedef enum blockfp8_flags {
      time on average over the 248 decode points of the run at 1465364, 0.87x on 32768x512 M = 1 (small CTAs, several
      an SM), 1.04x on 2112x7168 M = 1, and 1.13x behind the quantiser. Measure before setting it.
      For now the flag is accepted and has no effect: the early weight stream is off until a launch
-     failure reproduced in that path is explained (docs/session-notes-2026-11-30-14.md). */
+     failure reproduced in that path is explained (kConstWeightsPrefetch in src/kernels/swapab_splitk.cu). */
   BLOCKFP8_FLAG_CONST_WEIGHTS = 2
 } blockfp8_flags_t;
 

@@ -26,8 +26,7 @@ __device__ __forceinline__ void mbar_init(uint64_t* bar, uint32_t count) {
 }
 // Make barrier initialisation visible to the cluster (remote arrivals) and to the async proxy: the
 // barriers are written by generic-proxy stores and the TMA engine completes transactions on them
-// (the CUDA programming guide's TMA example fences the same way). It is not what faulted with the
-// const-weights early stream: with it, 7 of 49 runs still faulted against 4 of 49 without (s15 call 1).
+// (the CUDA programming guide's TMA example fences the same way).
 __device__ __forceinline__ void fence_barrier_init() {
   asm volatile("fence.mbarrier_init.release.cluster;" ::: "memory");
   asm volatile("fence.proxy.async.shared::cta;" ::: "memory");

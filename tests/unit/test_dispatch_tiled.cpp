@@ -112,7 +112,7 @@ TEST(DispatchTiled, ChoiceBalancesWaves) {
   // Settled sweeps (s15 calls 3-4: every width 128-192, shuffled rounds, each graph replayed 100 ms
   // before timing), where the GPU runs at its power limit: 192-row tiles beat 176 at M >= 2048 on
   // every shape where the old cost picked 176 (2112x7168 M = 4096: 134.8 us against 145.7; 7168 x
-  // 16384: 1000.7 against 1075.3), though the busiest cluster runs as many units with either.
+  // 16384: 1000.7 against 1075.3), though at M = 4096 the busiest cluster runs as many units with either.
   EXPECT_EQ(choose_tiled_config(4096, 2112, 7168, d).weight_rows, 192);
   EXPECT_EQ(choose_tiled_config(4096, 7168, 16384, d).weight_rows, 192);
   for (int64_t n : {4096, 7168})
