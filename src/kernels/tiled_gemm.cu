@@ -411,12 +411,37 @@ __device__ __forceinline__ void reduce_split_store(const float* red, const Param
   }
 }
 
+// A math thread's place in the ring: the stage, its phase, and the thread's own addresses in that
+// stage (its warpgroup's A descriptor, its token scales, its cluster peer's empty barrier), carried
+// from stage to stage by adding a stride. Computed from the thread index at each k-block, ptxas
+// re-derived them there: an S2R of %tid and a dozen dependent instructions between the promotion and
+// the next wgmma (ncu, s16 call 7). Carried: 0.94-1.01x the time on 30 tiled points (s16 calls 8, 10).
+struct MathPos {
+  int stage = 0;
+  uint32_t phase = 0;
+  uint64_t desc_a;   // this warpgroup's 64 token rows of the stage's A tile
+  const float* sa;   // this thread's first token scale in the stage
+  uint32_t peer;     // the stage's empty barrier in the cluster CTA this lane releases to (0: none;
+                     // a real one is never 0: the barriers lie past the ring in every CTA's window)
+  template <int BN>
+  __device__ __forceinline__ void next(int stages) {
+    constexpr uint64_t kDescStep = Layout<BN>::kStage >> 4;  // the descriptor's address is in 16-byte units
+    if (++stage == stages) {
+      stage = 0, phase ^= 1;
+      desc_a -= uint64_t(stages - 1) * kDescStep, sa -= (stages - 1) * kScalePitch;
+      if (peer) peer -= (stages - 1) * 8;
+    } else {
+      desc_a += kDescStep, sa += kScalePitch;
+      if (peer) peer += 8;
+    }
+  }
+};
+
 // One k-block of this warpgroup's 64 tokens x the BN-row weight tile: four full-width k32 wgmmas into
 // `part`, committed as one group.
 template <int BN>
-__device__ __forceinline__ void issue_kblock(float (&part)[BN / 2], const uint8_t* stage, int wg) {
+__device__ __forceinline__ void issue_kblock(float (&part)[BN / 2], const uint8_t* stage, uint64_t desc_a) {
   using L = Layout<BN>;
-  const uint64_t desc_a = ptx::wgmma_desc_k128_sw128(stage + wg * 64 * kKBlockBytes);
   const uint64_t desc_b = ptx::wgmma_desc_k128_sw128(stage + L::kATile);
   ptx::wgmma_fence();
 #pragma unroll
@@ -429,8 +454,9 @@ __device__ __forceinline__ void issue_kblock(float (&part)[BN / 2], const uint8_
 // 128-row blocks the weight tile touches: s[h][b] scales row (h ? row + 8 : row), block b.
 struct KScales {
   float s[2][3];
-  __device__ __forceinline__ KScales(const float* sc, int row) {
-    const float sa0 = sc[row], sa1 = sc[row + 8];
+  // sa: this thread's first token scale in the stage; sc: the stage's scales.
+  __device__ __forceinline__ KScales(const float* sa, const float* sc) {
+    const float sa0 = sa[0], sa1 = sa[8];
     const float4 sb = *reinterpret_cast<const float4*>(sc + kTokens);
     s[0][0] = sa0 * sb.x, s[0][1] = sa0 * sb.y, s[0][2] = sa0 * sb.z;
     s[1][0] = sa1 * sb.x, s[1][1] = sa1 * sb.y, s[1][2] = sa1 * sb.z;
@@ -502,7 +528,10 @@ __device__ __forceinline__ void consume(const CUtensorMap* map_c, const Params& 
   const uint32_t peer_empty = lane < ctas - 1 ? ptx::map_to_rank(empty, (rank + 1 + lane) % ctas) : 0;
   uint8_t* my_out = out + wg * L::kOutHalf;
   float acc[BN / 2], part[BN / 2];
-  RingPos pos;
+  MathPos pos;
+  pos.desc_a = ptx::wgmma_desc_k128_sw128(smem + wg * 64 * kKBlockBytes);
+  pos.sa = scales + row;
+  pos.peer = peer_empty;
   bool first_issue = true;
   for (int64_t u = w.u0; u < p.units; u += w.du) {
     const Tile tile = tile_at<BN>(u, p, rank);
@@ -513,21 +542,22 @@ __device__ __forceinline__ void consume(const CUtensorMap* map_c, const Params& 
     // scales are read and k-block kb + 1's stage is waited for, so that after the group completes
     // only the release, the promotion and the next issue stand between one k-block's tensor work and
     // the next. Measured 0.90-1.02x (16 of 20 points faster, M = 256-8192; 2026-11-30, s7-ab).
-    auto issue = [&](int stage) {
+    auto issue = [&](const MathPos& at) {
       if (wg == 1) ptx::named_barrier(kTurnOf1, 256);
       else if (!first_issue) ptx::named_barrier(kTurnOf0, 256);
       first_issue = false;
-      issue_kblock<BN>(part, smem + stage * L::kStage, wg);
+      issue_kblock<BN>(part, smem + at.stage * L::kStage, at.desc_a);
       ptx::named_barrier_arrive(wg == 0 ? kTurnOf1 : kTurnOf0, 256);
     };
-    int s = pos.stage;
+    MathPos cur = pos;  // the stage being consumed
+    int s = cur.stage;
     ptx::mbar_wait(&full[s], pos.phase);
     BLOCKFP8_MARK(3, threadIdx.x == 0 && u == w.u0);  // the first stage landed (wg0)
-    issue(s);
-    pos.next(p.stages);
+    issue(cur);
+    pos.template next<BN>(p.stages);
     for (int kb = w.kb0; kb < w.kb1; ++kb) {
       const bool more = kb + 1 < w.kb1;
-      const KScales k(scales + s * kScalePitch, row);
+      const KScales k(cur.sa, scales + s * kScalePitch);
       if (more) ptx::mbar_wait(&full[pos.stage], pos.phase);
       ptx::wgmma_wait<0>();
       // Computed, and this thread's scales read: the producers may refill it. Every thread arrives
@@ -537,13 +567,14 @@ __device__ __forceinline__ void consume(const CUtensorMap* map_c, const Params& 
       ptx::mbar_arrive(&empty[s]);
       if (ctas > 1) {
         __syncwarp();
-        if (lane < ctas - 1) ptx::mbar_arrive_cluster(peer_empty + 8 * s);
+        if (cur.peer) ptx::mbar_arrive_cluster(cur.peer);
       }
       promote<BN>(acc, part, k, split);
       if (more) {
-        s = pos.stage;
-        issue(s);
-        pos.next(p.stages);
+        cur = pos;
+        s = cur.stage;
+        issue(cur);
+        pos.template next<BN>(p.stages);
       }
     }
     BLOCKFP8_MARK(4, threadIdx.x == 0);  // this tile's math done (wg0; the last tile's stays)
