@@ -415,7 +415,8 @@ __device__ __forceinline__ void reduce_split_store(const float* red, const Param
 // stage (its warpgroup's A descriptor, its token scales, its cluster peer's empty barrier), carried
 // from stage to stage by adding a stride. Computed from the thread index at each k-block, ptxas
 // re-derived them there: an S2R of %tid and a dozen dependent instructions between the promotion and
-// the next wgmma (ncu, s16 call 7). Carried: 0.94-1.01x the time on 30 tiled points (s16 calls 8, 10).
+// the next wgmma (ncu, s16 call 7). Carried: 0.94-1.02x the time on 15 tiled points in each of s16
+// calls 8 and 10.
 struct MathPos {
   int stage = 0;
   uint32_t phase = 0;
