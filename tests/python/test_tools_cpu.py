@@ -1,0 +1,42 @@
+"""CPU tests of the device-side analysis tools: tools/tiled_slope_table.py's k-block slope."""
+import gzip
+import importlib.util
+import json
+import os
+
+from conftest import REPO_ROOT
+
+
+def _tool():
+    path = os.path.join(REPO_ROOT, "tools", "tiled_slope_table.py")
+    spec = importlib.util.spec_from_file_location("tiled_slope_table", path)
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    return mod
+
+
+def _write(path, rows, gz=False):
+    opener = gzip.open if gz else open
+    with opener(path, "wt") as f:
+        for r in rows:
+            f.write(json.dumps(r) + "\n")
+
+
+def test_slope_is_the_time_per_k_block_between_the_two_k(tmp_path, capsys, monkeypatch):
+    cfg = "tiled_t128_r192_p0_c1x1"
+    for name, (short, long) in {"ref": (20.0, 68.0), "new": (16.0, 52.0)}.items():
+        for rep in (1, 2):
+            _write(tmp_path / f"slope_{name}_{rep}.jsonl{'.gz' if rep == 2 else ''}", [
+                {"backend": f"blockfp8:{cfg}", "N": 2112, "K": 4096, "M": 256, "cold_us": short},
+                {"backend": f"blockfp8:{cfg}", "N": 2112, "K": 16384, "M": 256, "cold_us": long},
+            ], gz=rep == 2)
+            _write(tmp_path / f"big_{name}_{rep}.jsonl", [
+                {"backend": "blockfp8", "N": 2112, "K": 7168, "M": 4096, "cold_us": 100.0 if name == "ref" else 70.0},
+            ])
+    monkeypatch.setattr("sys.argv", ["tiled_slope_table.py", str(tmp_path), "ref", "new"])
+    assert _tool().main() == 0
+    out = capsys.readouterr().out
+    # (68 - 20) us over 96 k-blocks = 500 ns; the fixed part 20 - 32 x 0.5 = 4 us.
+    assert f"| ref | {cfg} | 20.00 | 68.00 | 500.0 | 990 | 4.00 |" in out
+    assert f"| new | {cfg} | 16.00 | 52.00 | 375.0 | 742 | 4.00 |" in out
+    assert "| new | 70.00 (0.700) |" in out
