@@ -11,10 +11,12 @@ its top stall reasons, in address order.
 """
 import argparse
 import csv
+import signal
 import sys
 
 
 def main() -> int:
+    signal.signal(signal.SIGPIPE, signal.SIG_DFL)  # quiet when piped into head
     ap = argparse.ArgumentParser()
     ap.add_argument("csv")
     ap.add_argument("--min-exec", type=int, default=0)
