@@ -9,8 +9,6 @@ import json
 import statistics
 import sys
 
-K_SHORT, K_LONG = 4096, 16384
-
 
 def rows(path):
     opener = gzip.open if path.endswith(".gz") else open
@@ -32,16 +30,21 @@ def main() -> int:
                 if r["backend"] == "blockfp8":
                     big[(name, r["N"], r["K"])].append(r["cold_us"])
     configs = sorted({c for (_, c, _) in slope})
-    print("| build | config | K = 4096 µs | K = 16384 µs | ns a k-block | cycles (1.98 GHz) | fixed µs |")
+    ks = sorted({k for (_, _, k) in slope})  # the two K the slopes were timed at
+    if len(ks) != 2:
+        print(f"expected slopes at two K, found {ks}")
+        return 1
+    k_short, k_long = ks
+    print(f"| build | config | K = {k_short} µs | K = {k_long} µs | ns a k-block | cycles (1.98 GHz) | fixed µs |")
     print("|---|---|---:|---:|---:|---:|---:|")
     for c in configs:
         for name in names:
-            a, b = slope.get((name, c, K_SHORT)), slope.get((name, c, K_LONG))
+            a, b = slope.get((name, c, k_short)), slope.get((name, c, k_long))
             if not a or not b:
                 continue
             ta, tb = statistics.median(a), statistics.median(b)
-            ns = (tb - ta) / ((K_LONG - K_SHORT) // 128) * 1000
-            fixed = ta - (K_SHORT // 128) * ns / 1000
+            ns = (tb - ta) / ((k_long - k_short) // 128) * 1000
+            fixed = ta - (k_short // 128) * ns / 1000
             print(f"| {name} | {c} | {ta:.2f} | {tb:.2f} | {ns:.1f} | {ns * 1.98:.0f} | {fixed:.2f} |")
     shapes = sorted({(n, k) for (_, n, k) in big})
     print()

@@ -417,24 +417,18 @@ __device__ __forceinline__ void reduce_split_store(const float* red, const Param
 // re-derived them there: an S2R of %tid and a dozen dependent instructions between the promotion and
 // the next wgmma (ncu, s16 call 7). Carried: 0.94-1.02x the time on 15 tiled points in each of s16
 // calls 8 and 10.
-struct MathPos {
-  int stage = 0;
-  uint32_t phase = 0;
+struct MathPos : RingPos {
   uint64_t desc_a;   // this warpgroup's 64 token rows of the stage's A tile
   const float* sa;   // this thread's first token scale in the stage
   uint32_t peer;     // the stage's empty barrier in the cluster CTA this lane releases to (0: none;
                      // a real one is never 0: the barriers lie past the ring in every CTA's window)
   template <int BN>
-  __device__ __forceinline__ void next(int stages) {
-    constexpr uint64_t kDescStep = Layout<BN>::kStage >> 4;  // the descriptor's address is in 16-byte units
-    if (++stage == stages) {
-      stage = 0, phase ^= 1;
-      desc_a -= uint64_t(stages - 1) * kDescStep, sa -= (stages - 1) * kScalePitch;
-      if (peer) peer -= (stages - 1) * 8;
-    } else {
-      desc_a += kDescStep, sa += kScalePitch;
-      if (peer) peer += 8;
-    }
+  __device__ __forceinline__ void advance(int stages) {
+    const int step = stage + 1 == stages ? 1 - stages : 1;  // stages to the next one (back to 0: wrap)
+    next(stages);
+    desc_a += uint64_t(int64_t(step) * (Layout<BN>::kStage >> 4));  // the address is in 16-byte units
+    sa += step * kScalePitch;
+    if (peer) peer += step * 8;
   }
 };
 
@@ -551,21 +545,20 @@ __device__ __forceinline__ void consume(const CUtensorMap* map_c, const Params& 
       ptx::named_barrier_arrive(wg == 0 ? kTurnOf1 : kTurnOf0, 256);
     };
     MathPos cur = pos;  // the stage being consumed
-    int s = cur.stage;
-    ptx::mbar_wait(&full[s], pos.phase);
+    ptx::mbar_wait(&full[cur.stage], cur.phase);
     BLOCKFP8_MARK(3, threadIdx.x == 0 && u == w.u0);  // the first stage landed (wg0)
     issue(cur);
-    pos.template next<BN>(p.stages);
+    pos.template advance<BN>(p.stages);
     for (int kb = w.kb0; kb < w.kb1; ++kb) {
       const bool more = kb + 1 < w.kb1;
-      const KScales k(cur.sa, scales + s * kScalePitch);
+      const KScales k(cur.sa, scales + cur.stage * kScalePitch);
       if (more) ptx::mbar_wait(&full[pos.stage], pos.phase);
       ptx::wgmma_wait<0>();
       // Computed, and this thread's scales read: the producers may refill it. Every thread arrives
       // here (one arrival a warp after __syncwarp is as sound under the PTX memory model, but
       // racecheck reports the other lanes' scale reads against the next cp.async). A cluster
       // peer's multicast into this CTA waits for one arrival a warp here, made there.
-      ptx::mbar_arrive(&empty[s]);
+      ptx::mbar_arrive(&empty[cur.stage]);
       if (ctas > 1) {
         __syncwarp();
         if (cur.peer) ptx::mbar_arrive_cluster(cur.peer);
@@ -573,9 +566,8 @@ __device__ __forceinline__ void consume(const CUtensorMap* map_c, const Params& 
       promote<BN>(acc, part, k, split);
       if (more) {
         cur = pos;
-        s = cur.stage;
         issue(cur);
-        pos.template next<BN>(p.stages);
+        pos.template advance<BN>(p.stages);
       }
     }
     BLOCKFP8_MARK(4, threadIdx.x == 0);  // this tile's math done (wg0; the last tile's stays)
