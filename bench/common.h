@@ -65,6 +65,7 @@ struct Operands {
   std::vector<const uint8_t*> a, b;
   std::vector<const float*> a_scale, b_scale;
   std::vector<void*> c;
+  int64_t sa_m = 0, sa_k = 0;  // a_scale's strides: (k_blocks, 1) row-major, or (1, M4) column-major
 
   int copies() const { return static_cast<int>(b.size()); }
   int64_t k_blocks() const { return k / 128; }

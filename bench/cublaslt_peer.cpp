@@ -110,8 +110,8 @@ bool CublasLtPeer::prepare(const Operands& ops, int max_algos, cudaStream_t stre
       float* xs = reinterpret_cast<float*>(st->x_scales.get<uint8_t>() + x_slot * c);
       // ours (nb, kb) at nb*kb_count + kb  ->  theirs at kb + nb*kb4
       copy2d_f32(ws, kb4, 1, ops.b_scale[c], kb, 1, nb, kb, stream);
-      // ours (m, kb) at m*kb_count + kb    ->  theirs at m + kb*mp
-      copy2d_f32(xs, 1, st->mp, ops.a_scale[c], kb, 1, ops.m, kb, stream);
+      // ours (m, kb) at m*sa_m + kb*sa_k  ->  theirs at m + kb*mp
+      copy2d_f32(xs, 1, st->mp, ops.a_scale[c], ops.sa_m, ops.sa_k, ops.m, kb, stream);
       st->w.push_back(ops.b[c]);
       st->w_scale.push_back(ws);
       st->x_scale.push_back(xs);

@@ -27,6 +27,8 @@ What to time (the floor, an empty kernel, cuBLASLt, the dispatcher's choice and,
   --lt-algos N       time the top N cuBLASLt heuristic algorithms, report the fastest (default 1)
   --no-floor         skip the streaming floor and the empty kernel
   --no-check         skip the SIMT reference and the correctness check
+  --a-scale-col-major  a_scale column-major with M rounded up to 4 (strides (1, M4), the layout DeepGEMM
+                     and vLLM's TMA-aligned scales use); default row-major (K/128, 1)
   --no-bf16a         skip the bf16-activation backends: blockfp8_bf16a (blockfp8_gemm_bf16a, one call)
                      and blockfp8_quant_gemm (blockfp8_quantize_1x128 + blockfp8_gemm), timed by default
                      at every M <= 256, checked bitwise against each other and against the SIMT reference
@@ -140,6 +142,8 @@ Options parse_options(int argc, char** argv) {
       o.floor = false;
     } else if (a == "--no-check") {
       o.check = false;
+    } else if (a == "--a-scale-col-major") {
+      o.a_scale_col_major = true;
     } else if (a == "--no-constw") {
       o.const_weights = false;
     } else if (a == "--constw") {

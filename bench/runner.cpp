@@ -57,7 +57,7 @@ std::string plan_name(int64_t m, int64_t n, int64_t k) {
 blockfp8_status_t call_blockfp8(const Operands& ops, int c, void* out, int64_t ldc, blockfp8_dtype_t dtype,
                                 const blockfp8_config_t* cfg, cudaStream_t s) {
   const int64_t kb = ops.k_blocks();
-  return blockfp8_gemm_ex(ops.m, ops.n, ops.k, ops.a[c], ops.k, ops.a_scale[c], kb, 1, ops.b[c], ops.k,
+  return blockfp8_gemm_ex(ops.m, ops.n, ops.k, ops.a[c], ops.k, ops.a_scale[c], ops.sa_m, ops.sa_k, ops.b[c], ops.k,
                           ops.b_scale[c], kb, 1, out, ldc, dtype, cfg, s);
 }
 
@@ -392,7 +392,8 @@ std::vector<Row> run_shape(Context& ctx, const Shape& shape, int index, int tota
     return int(std::clamp(std::ceil(l2_target / bytes), 2.0, double(copies_alloc)));
   };
   auto a_slot = [&](int64_t m) { return round_up(size_t(m * K), 256); };
-  auto as_slot = [&](int64_t m) { return round_up(size_t(m * kb) * 4, 256); };
+  auto a_scale_rows = [&](int64_t m) { return o.a_scale_col_major ? round_up(size_t(m), 4) : size_t(m); };
+  auto as_slot = [&](int64_t m) { return round_up(a_scale_rows(m) * size_t(kb) * 4, 256); };
   auto c_slot = [&](int64_t m) { return round_up(size_t(m * N) * 2, 256); };
   size_t a_pool = 0, as_pool = 0, c_pool = 0;
   for (int64_t m : o.ms) {
@@ -430,11 +431,13 @@ std::vector<Row> run_shape(Context& ctx, const Shape& shape, int index, int tota
     ops.m = m;
     ops.n = N;
     ops.k = K;
+    ops.sa_m = o.a_scale_col_major ? 1 : kb;
+    ops.sa_k = o.a_scale_col_major ? int64_t(a_scale_rows(m)) : 1;
     for (int c = 0; c < copies; ++c) {
       uint8_t* ap = abuf.get<uint8_t>() + a_slot(m) * c;
       float* sp = reinterpret_cast<float*>(asbuf.get<uint8_t>() + as_slot(m) * c);
       fill_e4m3(ap, size_t(m * K), tensor_seed(o.seed, 3, c, uint64_t(m) * 7919 + uint64_t(K)), st);
-      fill_scales(sp, size_t(m * kb), tensor_seed(o.seed, 4, c, uint64_t(m) * 7919 + uint64_t(K)), st);
+      fill_scales(sp, a_scale_rows(m) * size_t(kb), tensor_seed(o.seed, 4, c, uint64_t(m) * 7919 + uint64_t(K)), st);
       ops.a.push_back(ap);
       ops.a_scale.push_back(sp);
       ops.b.push_back(w[c]);
@@ -509,6 +512,7 @@ std::vector<Row> run_shape(Context& ctx, const Shape& shape, int index, int tota
       r.floor_us = floor_us;
       r.cublaslt_us = lt_us;
       r.note = ref_note;
+      if (o.a_scale_col_major) r.extra.emplace_back("a_scale_col_major", 1.0);
       const blockfp8_config_t* cfg = forced ? &*forced : nullptr;
       if (forced) {  // a configuration the library cannot run here is skipped, not reported
         const blockfp8_status_t s = call_blockfp8(ops, 0, ops.c[0], N, BLOCKFP8_DTYPE_BF16, cfg, st);

@@ -62,13 +62,15 @@ blockfp8_config_t auto_config(int64_t m, int64_t n, int64_t k, const DeviceInfo&
 
 // How blockfp8_gemm_bf16a serves a call: the fused TMA decode kernel's ring (0: not that kernel), or
 // the fused warp-MMA kernel, or else two launches, with the workspace they need (X_q [M][K] bytes,
-// then row-major scales [M][K/128]).
+// then the scales: column-major with M rounded up to 4 for the tiled kernel, which then fetches a
+// k-block's 128 token scales with one TMA request; row-major [M][K/128] for the others).
 struct FusedPlan {
   blockfp8_config_t cfg;
   int fused_stages;
   bool warpmma_fused;
   size_t workspace_bytes;
   size_t scales_offset;
+  int64_t scale_stride_m, scale_stride_k;
 };
 
 // The one-launch path is on unless BLOCKFP8_FUSED=0 (read once; a diagnostic switch for measuring
@@ -89,7 +91,11 @@ FusedPlan plan_fused(int64_t m, int64_t n, int64_t k, const void* x, int64_t ldx
   f.fused_stages = x_ok && fused_enabled() ? swapab_fused_stages(f.cfg, m, n, k, dev) : 0;
   f.warpmma_fused = x_ok && fused_enabled() && warpmma_fused_ok(f.cfg, m, n, k, dev);
   f.scales_offset = size_t((m * k + 15) / 16 * 16);
-  f.workspace_bytes = f.fused_stages || f.warpmma_fused ? 0 : f.scales_offset + size_t(m * (k / 128)) * 4;
+  const bool col = f.cfg.kernel == BLOCKFP8_KERNEL_TILED;
+  const int64_t rows = col ? (m + 3) / 4 * 4 : m;
+  f.scale_stride_m = col ? 1 : k / 128;
+  f.scale_stride_k = col ? rows : 1;
+  f.workspace_bytes = f.fused_stages || f.warpmma_fused ? 0 : f.scales_offset + size_t(rows * (k / 128)) * 4;
   return f;
 }
 
@@ -226,9 +232,10 @@ BLOCKFP8_API blockfp8_status_t blockfp8_gemm_bf16a(int64_t m, int64_t n, int64_t
   q.m = m, q.k = k, q.x = x, q.ldx = ldx, q.x_dtype = x_dtype, q.fmt = fmt;
   q.x_q = workspace, q.ldq = k;
   q.scales = reinterpret_cast<float*>(static_cast<uint8_t*>(workspace) + plan.scales_offset);
-  q.scale_stride_m = k / 128, q.scale_stride_k = 1;
+  q.scale_stride_m = plan.scale_stride_m, q.scale_stride_k = plan.scale_stride_k;
   if ((st = launch_quantize_1x128(q, stream)) != BLOCKFP8_SUCCESS) return st;
-  p.a = q.x_q, p.lda = k, p.a_scale = q.scales, p.a_scale_stride_m = k / 128, p.a_scale_stride_k = 1;
+  p.a = q.x_q, p.lda = k, p.a_scale = q.scales;
+  p.a_scale_stride_m = plan.scale_stride_m, p.a_scale_stride_k = plan.scale_stride_k;
   // The quantiser lets this launch start early (launch_dependents): the GEMM's prologue overlaps it.
   // Streaming the weight before the quantiser ends too (BLOCKFP8_FLAG_CONST_WEIGHTS, whose condition
   // holds here by construction) measured 1.3 us slower at N = 2112, K = 7168, M = 1, so it is not set.

@@ -28,7 +28,9 @@ constexpr int kTiledGroupM = 8;
 // One pipeline stage: the 128-token A tile and the weight tile (128 bytes of K each), then the
 // stage's scales (128 a_scales, 4 b_scale slots), then its full and empty mbarriers.
 int tiled_stage_bytes(int weight_rows);
-constexpr int kTiledScaleBytes = (kTiledTokenTile + 4) * 4;
+// A stage's scales: 128 a_scales, then 4 b_scale slots, padded to 128 bytes (the TMA engine lands
+// column-major a_scales there).
+constexpr int kTiledScaleBytes = ((kTiledTokenTile + 4) * 4 + 127) / 128 * 128;
 // The bf16 / fp16 output tile staged for the TMA store: 128 x weight_rows x 2 bytes.
 int tiled_out_bytes(int weight_rows);
 // The whole CTA: 1024 bytes of alignment slack, the ring, the scales, the barriers, the output tile.

@@ -7,7 +7,8 @@
  * A  : M x K  float8 e4m3, row-major, row stride lda (elements = bytes), K contiguous.
  * B  : N x K  float8 e4m3, row-major, row stride ldb, K contiguous (the weight, "NT").
  * a_scale : M x (K/128) fp32, element (m, kb) at a_scale[m * a_scale_stride_m + kb * a_scale_stride_k]
- *           (row-major: strides (K/128, 1); column-major: strides (1, M) — both without a copy).
+ *           (row-major: strides (K/128, 1); column-major: strides (1, M) or (1, M rounded up to 4),
+ *           the TMA-aligned form the tiled kernel fetches one k-block at a time — all without a copy).
  * b_scale : ceil(N/128) x (K/128) fp32, element (nb, kb) at b_scale[nb * b_scale_stride_n + kb * b_scale_stride_k].
  * C  : M x N, row-major, row stride ldc, dtype bf16 / fp16 / fp32.
  * Scales are multipliers (DeepSeek's weight_scale_inv convention).

@@ -53,7 +53,10 @@ def _outputs(x, m, k, column_major_scales):
     kb = k // _BLOCK
     x_q = x.new_empty(_shape(x), dtype=_FP8)
     if column_major_scales:
-        scales = x.new_empty((kb, m), dtype=torch.float32).t()  # strides (1, M)
+        # strides (1, M rounded up to 4): TMA-aligned (16-byte columns), DeepGEMM's layout, which the
+        # tiled kernel fetches with one TMA request a k-block; the padding rows are never written.
+        m4 = (m + 3) // 4 * 4
+        scales = x.new_empty((kb, m4), dtype=torch.float32).t()[:m]
         scales = scales.view(*lead, kb) if len(lead) != 1 else scales
     else:
         scales = x.new_empty((*lead, kb), dtype=torch.float32)
@@ -101,7 +104,8 @@ def quantize_1x128(x: torch.Tensor, scale_format: str = "fp32", column_major_sca
 
     x [..., K]: bfloat16, float16 or float32, K % 128 == 0, K contiguous (leading dims flattened
     without a copy). x_q: float8_e4m3fn, x's shape, dense. scales: float32, x.shape[:-1] + (K/128,),
-    row-major, or column-major over the flattened rows (strides (1, M)) when column_major_scales.
+    row-major, or column-major over the flattened rows when column_major_scales (strides (1, M
+    rounded up to 4): TMA-aligned, as DeepGEMM-style GEMMs read it).
     scale_format: "fp32" (s = amax / 448) or "ue8m0" (s rounded up to a power of two, DeepSeek-V3.1's
     scale_fmt ue8m0). x ~= x_q * s; the pair is blockfp8.gemm's (a, a_scale).
     """

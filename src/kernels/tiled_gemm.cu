@@ -86,6 +86,7 @@ struct Params {
   int stages;
   int tma_store;  // bf16 / fp16 output through shared memory and the TMA engine
   int k_split;    // split-K kernel only: CTAs of a cluster sharing one tile along K (one tile a cluster)
+  int sa_tma;     // column-major a_scales, by TMA with the operands (the scale warp copies the b_scales)
   // (Two more ints here, the tail maps' box rows, changed how ptxas compiled the math warpgroups'
   // loop and cost 3-14 % at full tiles (s8 call 3): the kernel derives them from m and n instead.)
 };
@@ -111,6 +112,7 @@ struct Tile {
 // (b), and boxes of the remainder at M and N (a_tail, b_tail: copies of a and b where there is none).
 struct TileMaps {
   const CUtensorMap *a, *a_tail, *b, *b_tail;
+  const CUtensorMap* sa;  // column-major a_scales (p.sa_tma): one 128-token box of one k-block
 };
 
 // This CTA's tile of unit u of the grouped order: groups of kTiledGroupM token rows, M fastest
@@ -174,8 +176,8 @@ struct RingPos {
 //
 // One thread TMAs the A and B tiles (in a cluster: its slices of them, to every CTA that shares them).
 template <int BN, bool kSplit>
-__device__ __forceinline__ void produce_tiles(const TileMaps& maps, const Params& p, uint8_t* smem, uint64_t* full,
-                                              uint64_t* empty) {
+__device__ __forceinline__ void produce_tiles(const TileMaps& maps, const Params& p, uint8_t* smem, float* scales,
+                                              uint64_t* full, uint64_t* empty) {
   using L = Layout<BN>;
   const uint64_t policy = ptx::l2_evict_normal();  // both operands are re-read by other tiles
   const int ctas = cluster_ctas(p);
@@ -218,6 +220,12 @@ __device__ __forceinline__ void produce_tiles(const TileMaps& maps, const Params
       else
         ptx::tma_load_2d(stage + L::kATile, map, bar, kb * kKBlockBytes, b_start, policy);
     };
+    // Column-major a_scales: the token tile's 128 scales of k-block kb are one 512-byte row of the map,
+    // one request for the TMA engine (row-major ones are 128 words a k-block, copied by the scale warp).
+    const uint32_t scale_tx = p.sa_tma ? kTokens * 4 : 0;
+    auto load_a_scales = [&](int s, uint64_t* bar, int kb) {
+      ptx::tma_load_2d(scales + s * kScalePitch, maps.sa, bar, tile.m0, kb, policy);
+    };
     if (interior) {
       // Every slice of every tile whole (the common case): the loop as it was before edges were
       // handled. With only the general loop below, full tiles took 1.00-1.15x the time of that
@@ -227,9 +235,10 @@ __device__ __forceinline__ void produce_tiles(const TileMaps& maps, const Params
         const int s = pos.stage;
         ptx::mbar_wait(&empty[s], pos.phase ^ 1);
         uint8_t* stage = smem + s * L::kStage;
-        ptx::mbar_arrive_expect_tx(&full[s], L::kStage);
+        ptx::mbar_arrive_expect_tx(&full[s], L::kStage + scale_tx);
         load_a(maps.a, stage, &full[s], kb);
         load_b(maps.b, stage, &full[s], kb);
+        if (p.sa_tma) load_a_scales(s, &full[s], kb);
         BLOCKFP8_MARK(8, u == w.u0 && kb == w.kb0);  // the first stage's loads issued
       }
       continue;
@@ -240,11 +249,12 @@ __device__ __forceinline__ void produce_tiles(const TileMaps& maps, const Params
       // of every CTA have released it: this producer's multicast writes into all of them.
       ptx::mbar_wait(&empty[s], pos.phase ^ 1);
       uint8_t* stage = smem + s * L::kStage;
-      ptx::mbar_arrive_expect_tx(&full[s], tx);
+      ptx::mbar_arrive_expect_tx(&full[s], tx + scale_tx);
       if (a_valid == a_rows) load_a(maps.a, stage, &full[s], kb);
       else if (a_valid > 0) load_a(maps.a_tail, stage, &full[s], kb);
       if (b_valid == b_rows) load_b(maps.b, stage, &full[s], kb);
       else if (b_valid > 0) load_b(maps.b_tail, stage, &full[s], kb);
+      if (p.sa_tma) load_a_scales(s, &full[s], kb);
       BLOCKFP8_MARK(8, u == w.u0 && kb == w.kb0);  // the first stage's loads issued
     }
   }
@@ -280,10 +290,12 @@ __device__ __forceinline__ void produce_scales(const Params& p, float* scales, u
       ptx::mbar_wait(&empty[s], pos.phase ^ 1);
       float* sc = scales + s * kScalePitch;
       const float* a_src = a_row + int64_t(kb) * p.sa_k;
+      if (!p.sa_tma) {
 #pragma unroll
-      for (int i = 0; i < kTokens / 32; ++i) {
-        const bool ok = 32 * i < rows_left;
-        ptx::cp_async_4(sc + lane + 32 * i, ok ? a_src + i * a_step : p.a_scale, ok);
+        for (int i = 0; i < kTokens / 32; ++i) {
+          const bool ok = 32 * i < rows_left;
+          ptx::cp_async_4(sc + lane + 32 * i, ok ? a_src + i * a_step : p.a_scale, ok);
+        }
       }
       if (lane < 4) ptx::cp_async_4(sc + kTokens + lane, b_src + int64_t(kb) * p.sb_k, b_ok);
       ptx::cp_async_mbar_arrive_noinc(&full[s]);
@@ -597,7 +609,8 @@ template <int BN, bool kSplit>
 __global__ void __launch_bounds__(kThreads, 1)
     tiled_gemm_kernel(const __grid_constant__ CUtensorMap tmap_a, const __grid_constant__ CUtensorMap tmap_b,
                       const __grid_constant__ CUtensorMap tmap_c, const Params p,
-                      const __grid_constant__ CUtensorMap tmap_a_tail, const __grid_constant__ CUtensorMap tmap_b_tail) {
+                      const __grid_constant__ CUtensorMap tmap_a_tail, const __grid_constant__ CUtensorMap tmap_b_tail,
+                      const __grid_constant__ CUtensorMap tmap_sa) {
   using L = Layout<BN>;
   BLOCKFP8_MARK(0, threadIdx.x == 0);  // entry
   extern __shared__ uint8_t smem_raw[];
@@ -615,6 +628,7 @@ __global__ void __launch_bounds__(kThreads, 1)
     ptx::prefetch_tensormap(&tmap_b);
     if (p.m % (kTokens / p.cta_n)) ptx::prefetch_tensormap(&tmap_a_tail);
     if (p.n % (BN / p.cta_m)) ptx::prefetch_tensormap(&tmap_b_tail);
+    if (p.sa_tma) ptx::prefetch_tensormap(&tmap_sa);
   }
   if (threadIdx.x == 0) {
     for (int s = 0; s < p.stages; ++s) {
@@ -641,7 +655,7 @@ __global__ void __launch_bounds__(kThreads, 1)
   if (threadIdx.x >= kMathThreads) {
     ptx::setmaxnreg_dec<kSplit ? kSplitProducerRegs : kProducerRegs>();
     if (threadIdx.x == kMathThreads) {
-      produce_tiles<BN, kSplit>({&tmap_a, &tmap_a_tail, &tmap_b, &tmap_b_tail}, p, smem, full, empty);
+      produce_tiles<BN, kSplit>({&tmap_a, &tmap_a_tail, &tmap_b, &tmap_b_tail, &tmap_sa}, p, smem, scales, full, empty);
     } else if (threadIdx.x / 32 == kMathThreads / 32 + 1) {
       produce_scales<BN, kSplit>(p, scales, full, empty, threadIdx.x % 32);
     }
@@ -711,7 +725,7 @@ blockfp8_status_t launch(const Problem& p, const blockfp8_config_t& cfg, const D
   prm.tma_store = !split && tma_store_compatible(p);  // split-K ranks store their rows directly
   prm.k_split = cfg.split_k;
 
-  CUtensorMap map_a, map_a_tail, map_b, map_b_tail, map_c{};
+  CUtensorMap map_a, map_a_tail, map_b, map_b_tail, map_c{}, map_sa{};
   constexpr auto kFp8 = CU_TENSOR_MAP_DATA_TYPE_UINT8;
   const int a_rows = kTokens / prm.cta_n, b_rows = BN / prm.cta_m;
   const int a_tail_rows = int(p.m % a_rows), b_tail_rows = int(p.n % b_rows);
@@ -732,6 +746,22 @@ blockfp8_status_t launch(const Problem& p, const blockfp8_config_t& cfg, const D
       return BLOCKFP8_ERROR_CUDA;
   }
 
+  // Column-major a_scales with a 16-byte column stride (M rounded up to 4 or more) and base: by TMA,
+  // one 512-byte request a k-block instead of the scale warp's 128 four-byte copies. Measured (s17
+  // calls 2-3, one tile an SM): 1040-1048 cycles a k-block at 192 rows against 1185-1186 with the
+  // copies (no scale copies at all: 1041), 846-848 against 920-923 at 128; 0.93-0.95x the time at
+  // M = 4096. The same layout through the scale warp's copies: 1114-1119.
+  {
+    const int64_t kbs = p.k_blocks();
+    const bool col = p.a_scale_stride_m == 1 && (kbs == 1 || p.a_scale_stride_k >= p.m);
+    const int64_t ld = kbs == 1 ? (p.m + 3) / 4 * 4 : p.a_scale_stride_k;
+    // BLOCKFP8_TILED_SA_TMA=0: the scale warp copies them as before (a diagnostic switch, for A/B).
+    static const bool enabled = env_switch("BLOCKFP8_TILED_SA_TMA", true);
+    prm.sa_tma = enabled && col && !(reinterpret_cast<uintptr_t>(p.a_scale) & 15) && (ld * 4) % 16 == 0 &&
+                 cached_tile_map(&map_sa, tile_map(p.a_scale, CU_TENSOR_MAP_DATA_TYPE_FLOAT32, kbs, p.m, ld * 4, kTokens,
+                                                   1, CU_TENSOR_MAP_SWIZZLE_NONE));
+  }
+
   // Persistent: as many clusters as the device holds at once (one CTA an SM), or one per unit.
   // Split-K: a cluster of split_k CTAs per unit, all resident at once (check_tiled_config).
   const int cluster = split ? cfg.split_k : ctas;
@@ -741,8 +771,9 @@ blockfp8_status_t launch(const Problem& p, const blockfp8_config_t& cfg, const D
   cudaLaunchAttribute attr[2];
   const cudaLaunchConfig_t lc = gemm_launch(attr, cluster, grid, kThreads, smem, stream, /*cluster_attr=*/cluster > 1);
   const cudaError_t e =
-      split ? cudaLaunchKernelEx(&lc, tiled_gemm_kernel<BN, true>, map_a, map_b, map_c, prm, map_a_tail, map_b_tail)
-            : cudaLaunchKernelEx(&lc, tiled_gemm_kernel<BN, false>, map_a, map_b, map_c, prm, map_a_tail, map_b_tail);
+      split ? cudaLaunchKernelEx(&lc, tiled_gemm_kernel<BN, true>, map_a, map_b, map_c, prm, map_a_tail, map_b_tail, map_sa)
+            : cudaLaunchKernelEx(&lc, tiled_gemm_kernel<BN, false>, map_a, map_b, map_c, prm, map_a_tail, map_b_tail,
+                                 map_sa);
   return e == cudaSuccess ? BLOCKFP8_SUCCESS : BLOCKFP8_ERROR_CUDA;
 }
 

@@ -32,7 +32,7 @@ TEST(DispatchTiled, EverySupportedWeightRowsFitsADeepRing) {
     EXPECT_EQ(c.stages, tiled_max_stages(rows, d));
   }
   // The widest tile: 4 stages of 40 KB + the 48 KB output tile + scales, barriers, alignment slack.
-  EXPECT_EQ(tiled_smem_bytes(192, 4), 1024 + 4 * (40960 + 528 + 16) + 49152);
+  EXPECT_EQ(tiled_smem_bytes(192, 4), 1024 + 4 * (40960 + 640 + 16) + 49152);
   EXPECT_EQ(tiled_max_stages(192, d), 4);
 }
 
