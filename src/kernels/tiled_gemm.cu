@@ -46,10 +46,12 @@ __device__ TimelineRows g_timeline;  // kernels/timeline.cuh; read by read_tiled
 constexpr int kTokens = kTiledTokenTile;  // tokens per tile (wgmma M of both math warpgroups)
 constexpr int kMathThreads = 128 * kTiledWarpgroups;
 constexpr int kThreads = kMathThreads + 128;  // + the producer warpgroup
-// 128 x 48 + 256 x 224 = 63488 registers, within the 64512 a 384-thread CTA is given at 168 a thread.
-constexpr int kProducerRegs = 48;  // the scale warp keeps a tile's addresses without spilling
-// The split-K kernel's producers also carry their K range: at 48 they spilled 8-16 bytes. 56 is what is
-// left: 128 x 56 + 256 x 224 = 64512.
+// 128 x 56 + 256 x 224 = 64512 registers, what a 384-thread CTA is given at 168 a thread. The producers
+// need them: the split-K kernel's carry their K range (at 48 they spilled 8-16 bytes), and the scale
+// warp of produce_scales_rows holds four k-blocks of its rows (at 48 ptxas saved registers to the
+// stack around the 64-bit divisions of tile_at; in the split-K kernel it does so at 56, which is why
+// that kernel keeps the copies).
+constexpr int kProducerRegs = 56;
 constexpr int kSplitProducerRegs = 56;
 constexpr int kMathRegs = 224;
 constexpr int kScalePitch = kTiledScaleBytes / 4;  // floats per stage: 128 a_scales, 4 b_scale slots
@@ -64,6 +66,11 @@ constexpr uint32_t kSplitParked = 5;
 // Arrivals that complete a full barrier: the TMA thread's arrive.expect_tx and, per lane of the
 // scale warp, the arrival that follows its cp.async copies of the stage's scales.
 constexpr int kFullArrivals = 1 + 32;
+
+// How a stage's scales arrive. kCopies: the scale warp's four-byte cp.async copies, any strides.
+// kTmaA: column-major a_scales by TMA with the operands, the b_scales copied. kRows: row-major a_ and
+// b_scales with 16-byte rows, four k-blocks a load (produce_scales_rows).
+enum ScaleRoute : int { kCopies = 0, kTmaA = 1, kRows = 2 };
 
 struct Params {
   int m, n, kb_total;
@@ -86,7 +93,7 @@ struct Params {
   int stages;
   int tma_store;  // bf16 / fp16 output through shared memory and the TMA engine
   int k_split;    // split-K kernel only: CTAs of a cluster sharing one tile along K (one tile a cluster)
-  int sa_tma;     // column-major a_scales, by TMA with the operands (the scale warp copies the b_scales)
+  int scale_route;  // how the scales reach the ring: ScaleRoute
   // (Two more ints here, the tail maps' box rows, changed how ptxas compiled the math warpgroups'
   // loop and cost 3-14 % at full tiles (s8 call 3): the kernel derives them from m and n instead.)
 };
@@ -112,7 +119,7 @@ struct Tile {
 // (b), and boxes of the remainder at M and N (a_tail, b_tail: copies of a and b where there is none).
 struct TileMaps {
   const CUtensorMap *a, *a_tail, *b, *b_tail;
-  const CUtensorMap* sa;  // column-major a_scales (p.sa_tma): one 128-token box of one k-block
+  const CUtensorMap* sa;  // column-major a_scales (kTmaA): one 128-token box of one k-block
 };
 
 // This CTA's tile of unit u of the grouped order: groups of kTiledGroupM token rows, M fastest
@@ -222,7 +229,8 @@ __device__ __forceinline__ void produce_tiles(const TileMaps& maps, const Params
     };
     // Column-major a_scales: the token tile's 128 scales of k-block kb are one 512-byte row of the map,
     // one request for the TMA engine (row-major ones are 128 words a k-block, copied by the scale warp).
-    const uint32_t scale_tx = p.sa_tma ? kTokens * 4 : 0;
+    const bool sa_tma = p.scale_route == kTmaA;
+    const uint32_t scale_tx = sa_tma ? kTokens * 4 : 0;
     auto load_a_scales = [&](int s, uint64_t* bar, int kb) {
       ptx::tma_load_2d(scales + s * kScalePitch, maps.sa, bar, tile.m0, kb, policy);
     };
@@ -238,7 +246,7 @@ __device__ __forceinline__ void produce_tiles(const TileMaps& maps, const Params
         ptx::mbar_arrive_expect_tx(&full[s], L::kStage + scale_tx);
         load_a(maps.a, stage, &full[s], kb);
         load_b(maps.b, stage, &full[s], kb);
-        if (p.sa_tma) load_a_scales(s, &full[s], kb);
+        if (sa_tma) load_a_scales(s, &full[s], kb);
         BLOCKFP8_MARK(8, u == w.u0 && kb == w.kb0);  // the first stage's loads issued
       }
       continue;
@@ -254,7 +262,7 @@ __device__ __forceinline__ void produce_tiles(const TileMaps& maps, const Params
       else if (a_valid > 0) load_a(maps.a_tail, stage, &full[s], kb);
       if (b_valid == b_rows) load_b(maps.b, stage, &full[s], kb);
       else if (b_valid > 0) load_b(maps.b_tail, stage, &full[s], kb);
-      if (p.sa_tma) load_a_scales(s, &full[s], kb);
+      if (sa_tma) load_a_scales(s, &full[s], kb);
       BLOCKFP8_MARK(8, u == w.u0 && kb == w.kb0);  // the first stage's loads issued
     }
   }
@@ -290,7 +298,7 @@ __device__ __forceinline__ void produce_scales(const Params& p, float* scales, u
       ptx::mbar_wait(&empty[s], pos.phase ^ 1);
       float* sc = scales + s * kScalePitch;
       const float* a_src = a_row + int64_t(kb) * p.sa_k;
-      if (!p.sa_tma) {
+      if (p.scale_route != kTmaA) {
 #pragma unroll
         for (int i = 0; i < kTokens / 32; ++i) {
           const bool ok = 32 * i < rows_left;
@@ -299,6 +307,47 @@ __device__ __forceinline__ void produce_scales(const Params& p, float* scales, u
       }
       if (lane < 4) ptx::cp_async_4(sc + kTokens + lane, b_src + int64_t(kb) * p.sb_k, b_ok);
       ptx::cp_async_mbar_arrive_noinc(&full[s]);
+    }
+  }
+}
+
+__device__ __forceinline__ float pick(const float4& v, int j) { return j == 0 ? v.x : j == 1 ? v.y : j == 2 ? v.z : v.w; }
+
+// kRows (the unsplit kernel): row-major scales whose rows are 16-byte aligned, K/128 a multiple of 4.
+// Each lane loads four k-blocks of each of its rows with one 16-byte load, a quarter of the requests
+// of four-byte copies, one k-block before the first of them is stored, and stores one k-block's worth
+// into each stage.
+template <int BN, bool kSplit>
+__device__ __forceinline__ void produce_scales_rows(const Params& p, float* scales, uint64_t* full, uint64_t* empty,
+                                                    int lane) {
+  const int nb_total = (p.n + 127) / 128;
+  const Work w = my_work<kSplit>(p);
+  RingPos pos;
+  for (int64_t u = w.u0; u < p.units; u += w.du) {
+    const Tile tile = tile_at<BN>(u, p, w.rank);
+    const int rows_left = p.m - tile.m0 - lane;  // rows lane + 32 i exist while 32 i < rows_left
+    const float4* a_row =
+        reinterpret_cast<const float4*>(p.a_scale + (rows_left > 0 ? int64_t(tile.m0 + lane) * p.sa_m : 0));
+    const int64_t a_step = 8 * p.sa_m;  // 32 rows, in float4s
+    const int nb = tile.n0 / 128 + lane;
+    const bool b_ok = lane < 4 && nb < nb_total;
+    const float4* b_row = reinterpret_cast<const float4*>(p.b_scale + (b_ok ? int64_t(nb) * p.sb_n : 0));
+    float4 a[kTokens / 32], b = {};
+    auto load = [&](int group) {  // k-blocks 4 group .. 4 group + 3
+#pragma unroll
+      for (int i = 0; i < kTokens / 32; ++i) a[i] = 32 * i < rows_left ? __ldg(a_row + i * a_step + group) : float4{};
+      if (b_ok) b = __ldg(b_row + group);
+    };
+    load(w.kb0 / 4);
+    for (int kb = w.kb0; kb < w.kb1; ++kb, pos.next(p.stages)) {
+      const int s = pos.stage, j = kb % 4;
+      ptx::mbar_wait(&empty[s], pos.phase ^ 1);
+      float* sc = scales + s * kScalePitch;
+#pragma unroll
+      for (int i = 0; i < kTokens / 32; ++i) sc[lane + 32 * i] = pick(a[i], j);
+      if (lane < 4) sc[kTokens + lane] = pick(b, j);
+      ptx::mbar_arrive(&full[s]);  // release: the stores are visible to whoever sees the phase complete
+      if (j == 3 && kb + 1 < w.kb1) load((kb + 1) / 4);
     }
   }
 }
@@ -628,7 +677,7 @@ __global__ void __launch_bounds__(kThreads, 1)
     ptx::prefetch_tensormap(&tmap_b);
     if (p.m % (kTokens / p.cta_n)) ptx::prefetch_tensormap(&tmap_a_tail);
     if (p.n % (BN / p.cta_m)) ptx::prefetch_tensormap(&tmap_b_tail);
-    if (p.sa_tma) ptx::prefetch_tensormap(&tmap_sa);
+    if (p.scale_route == kTmaA) ptx::prefetch_tensormap(&tmap_sa);
   }
   if (threadIdx.x == 0) {
     for (int s = 0; s < p.stages; ++s) {
@@ -657,7 +706,8 @@ __global__ void __launch_bounds__(kThreads, 1)
     if (threadIdx.x == kMathThreads) {
       produce_tiles<BN, kSplit>({&tmap_a, &tmap_a_tail, &tmap_b, &tmap_b_tail, &tmap_sa}, p, smem, scales, full, empty);
     } else if (threadIdx.x / 32 == kMathThreads / 32 + 1) {
-      produce_scales<BN, kSplit>(p, scales, full, empty, threadIdx.x % 32);
+      if (!kSplit && p.scale_route == kRows) produce_scales_rows<BN, kSplit>(p, scales, full, empty, threadIdx.x % 32);
+      else produce_scales<BN, kSplit>(p, scales, full, empty, threadIdx.x % 32);
     }
     if constexpr (kSplit) {  // the math warpgroups' barrier after parking (consume)
       ptx::cluster_arrive();
@@ -757,9 +807,19 @@ blockfp8_status_t launch(const Problem& p, const blockfp8_config_t& cfg, const D
     const int64_t ld = kbs == 1 ? (p.m + 3) / 4 * 4 : p.a_scale_stride_k;
     // BLOCKFP8_TILED_SA_TMA=0: the scale warp copies them as before (a diagnostic switch, for A/B).
     static const bool enabled = env_switch("BLOCKFP8_TILED_SA_TMA", true);
-    prm.sa_tma = enabled && col && !(reinterpret_cast<uintptr_t>(p.a_scale) & 15) && (ld * 4) % 16 == 0 &&
-                 cached_tile_map(&map_sa, tile_map(p.a_scale, CU_TENSOR_MAP_DATA_TYPE_FLOAT32, kbs, p.m, ld * 4, kTokens,
-                                                   1, CU_TENSOR_MAP_SWIZZLE_NONE));
+    const bool sa_tma = enabled && col && !(reinterpret_cast<uintptr_t>(p.a_scale) & 15) && (ld * 4) % 16 == 0 &&
+                        cached_tile_map(&map_sa, tile_map(p.a_scale, CU_TENSOR_MAP_DATA_TYPE_FLOAT32, kbs, p.m, ld * 4,
+                                                          kTokens, 1, CU_TENSOR_MAP_SWIZZLE_NONE));
+    // Row-major a_ and b_scales with 16-byte aligned rows and whole groups of four k-blocks:
+    // produce_scales_rows. BLOCKFP8_TILED_SCALE_ROWS=0 turns it off (a diagnostic switch, for A/B).
+    static const bool rows_enabled = env_switch("BLOCKFP8_TILED_SCALE_ROWS", true);
+    const int64_t nbs = (p.n + 127) / 128;
+    const bool rows = rows_enabled && kbs % 4 == 0 && p.a_scale_stride_k == 1 && p.b_scale_stride_k == 1 &&
+                      (p.m == 1 || p.a_scale_stride_m % 4 == 0) && (nbs == 1 || p.b_scale_stride_n % 4 == 0) &&
+                      !(reinterpret_cast<uintptr_t>(p.a_scale) & 15) && !(reinterpret_cast<uintptr_t>(p.b_scale) & 15);
+    // (Not in the split-K kernel: its producers, which also carry their K range, then saved registers to
+    // the stack around tile_at's 64-bit divisions.)
+    prm.scale_route = sa_tma ? kTmaA : rows && !split ? kRows : kCopies;
   }
 
   // Persistent: as many clusters as the device holds at once (one CTA an SM), or one per unit.
