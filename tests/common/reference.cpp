@@ -100,6 +100,29 @@ void reference_gemm(const GemmOperands& p, std::vector<double>& out) {
   for (auto& th : pool) th.join();
 }
 
+double reference_scale(const GemmOperands& p) {
+  float table[256];
+  for (int v = 0; v < 256; ++v) table[v] = e4m3_to_float(uint8_t(v));
+  double worst = 0;
+  for (int64_t m = 0; m < p.m; ++m) {
+    for (int64_t n = 0; n < p.n; ++n) {
+      double sum2 = 0;
+      for (int64_t kb = 0; kb < p.k / 128; ++kb) {
+        double block2 = 0;
+        for (int64_t k = kb * 128; k < kb * 128 + 128; ++k) {
+          const double t = double(table[p.a[m * p.lda + k]]) * table[p.b[n * p.ldb + k]];
+          block2 += t * t;
+        }
+        const double s = double(p.a_scale[m * p.a_scale_stride_m + kb * p.a_scale_stride_k]) *
+                         p.b_scale[(n / 128) * p.b_scale_stride_n + kb * p.b_scale_stride_k];
+        sum2 += block2 * s * s;
+      }
+      worst = std::max(worst, std::sqrt(sum2));
+    }
+  }
+  return worst;
+}
+
 void reference_gemm(const GemmOperands& p, void* c, int64_t ldc, blockfp8_dtype_t t) {
   std::vector<double> out;
   reference_gemm(p, out);

@@ -42,6 +42,13 @@ struct GemmOperands {
 // out[m * n + j]: the exact-as-double result, dense M x N. Uses all hardware threads.
 void reference_gemm(const GemmOperands& p, std::vector<double>& out);
 
+// The natural size of one output: the largest over C of sqrt(sum over k of (a * b * a_scale * b_scale)^2),
+// what a sum of random terms comes to before cancellation. A check normalised by max|ref| alone fails
+// by chance when C has one or a few elements and they cancel (M = N = 1, K = 128: max|ref| 0.018 where
+// the terms are of order 1, s17 call 9); normalised by max(max|ref|, this) it does not, and over any
+// C with more than a few elements the normalisation is max|ref| as before.
+double reference_scale(const GemmOperands& p);
+
 // The same, rounded to dtype t and stored into a strided C (element (m, n) at c[m * ldc + n]).
 void reference_gemm(const GemmOperands& p, void* c, int64_t ldc, blockfp8_dtype_t t);
 

@@ -217,6 +217,18 @@ TEST(Reference, MatchesNaiveSum) {
     }
 }
 
+// One output whose 128 terms cancel exactly: reference 0, natural size sqrt(sum of squared terms).
+TEST(Reference, ScaleIsTheTermsNaturalSize) {
+  std::vector<uint8_t> a(128, 0x38), b(128);  // e4m3 1.0; b: +-1.0 alternating
+  for (int k = 0; k < 128; ++k) b[size_t(k)] = k % 2 ? 0xB8 : 0x38;
+  const float sa = 0.5f, sb = 3.0f;
+  const GemmOperands p{1, 1, 128, a.data(), 128, &sa, 1, 1, b.data(), 128, &sb, 1, 1};
+  std::vector<double> out;
+  reference_gemm(p, out);
+  EXPECT_EQ(out[0], 0.0);
+  EXPECT_NEAR(reference_scale(p), std::sqrt(128.0) * 1.5, 1e-12);
+}
+
 TEST(Comparison, FlagsUnwrittenAndMeasuresError) {
   const float ref[4] = {1.f, -2.f, 4.f, 0.5f};
   uint16_t c[4] = {float_to_bf16(1.f), float_to_bf16(-2.f), float_to_bf16(4.04f), 0xffff};
