@@ -64,7 +64,8 @@ constexpr uint32_t kTurnOf0 = 3, kTurnOf1 = 4;
 // Split-K: both math warpgroups are past their last wgmma, and the ring may hold the partial tile.
 constexpr uint32_t kSplitParked = 5;
 // Arrivals that complete a full barrier: the TMA thread's arrive.expect_tx and, per lane of the
-// scale warp, the arrival that follows its cp.async copies of the stage's scales.
+// scale warp, the arrival that follows its cp.async copies of the stage's scales (produce_scales) or its
+// stores of them (produce_scales_rows).
 constexpr int kFullArrivals = 1 + 32;
 
 // How a stage's scales arrive. kCopies: the scale warp's four-byte cp.async copies, any strides.
