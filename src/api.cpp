@@ -11,6 +11,7 @@
 #include "blockfp8/blockfp8.h"
 #include "device_info.h"
 #include "dispatch.h"
+#include "dispatch_tiled.h"
 #include "kernels/host_support.h"
 #include "kernels/launch.h"
 #include "problem.h"
@@ -92,7 +93,7 @@ FusedPlan plan_fused(int64_t m, int64_t n, int64_t k, const void* x, int64_t ldx
   f.warpmma_fused = x_ok && fused_enabled() && warpmma_fused_ok(f.cfg, m, n, k, dev);
   f.scales_offset = size_t((m * k + 15) / 16 * 16);
   const bool col = f.cfg.kernel == BLOCKFP8_KERNEL_TILED;
-  const int64_t rows = col ? (m + 3) / 4 * 4 : m;
+  const int64_t rows = col ? tiled_aligned_scale_ld(m) : m;
   f.scale_stride_m = col ? 1 : k / 128;
   f.scale_stride_k = col ? rows : 1;
   f.workspace_bytes = f.fused_stages || f.warpmma_fused ? 0 : f.scales_offset + size_t(rows * (k / 128)) * 4;

@@ -149,6 +149,20 @@ double tiled_cost(int64_t m, int64_t n, int weight_rows, const DeviceInfo& dev) 
 
 int tiled_partial_bytes(int weight_rows) { return kTiledTokenTile * (weight_rows + kTiledPartialPad) * 4; }
 
+// The 16-byte rule of tma_operand_ok holds for 16-byte loads too. A scale tensor of one row (M or
+// N/128 of 1) or one column (one k-block) has no stride to check along that dimension.
+TiledScaleRoute tiled_scale_route(const Problem& p, bool split, bool tma) {
+  const int64_t kbs = p.k_blocks();
+  const bool col = p.a_scale_stride_m == 1 && (kbs == 1 || p.a_scale_stride_k >= p.m);
+  if (tma && col && tma_operand_ok(p.a_scale, tiled_scale_map_ld(p) * 4)) return kScalesTmaA;
+  const bool rows = kbs % 4 == 0 && p.a_scale_stride_k == 1 && p.b_scale_stride_k == 1 &&
+                    tma_operand_ok(p.a_scale, p.m == 1 ? 16 : p.a_scale_stride_m * 4) &&
+                    tma_operand_ok(p.b_scale, p.n_blocks() == 1 ? 16 : p.b_scale_stride_n * 4);
+  // (Not in the split-K kernel: its producers, which also carry their K range, then saved registers
+  // to the stack.)
+  return rows && !split ? kScalesRows : kScalesCopied;
+}
+
 bool tiled_split_fits(int64_t m, int64_t n, int64_t k, int weight_rows, int split, int stages, const DeviceInfo& dev) {
   if (split < 2 || split > kTiledMaxSplitK || split > k / 128 || dev.max_clusters[split] <= 0) return false;
   const int64_t units = tiled_units(m, n, weight_rows, TiledCluster{});

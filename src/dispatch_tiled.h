@@ -7,6 +7,7 @@
 
 #include "blockfp8/blockfp8.h"
 #include "dispatch.h"
+#include "problem.h"
 
 namespace blockfp8::detail {
 
@@ -31,6 +32,25 @@ int tiled_stage_bytes(int weight_rows);
 // A stage's scales: 128 a_scales, then 4 b_scale slots, padded to 128 bytes (the TMA engine lands
 // column-major a_scales there).
 constexpr int kTiledScaleBytes = ((kTiledTokenTile + 4) * 4 + 127) / 128 * 128;
+// How a stage's scales reach the ring (tiled_scale_route). kScalesCopied: the scale warp's four-byte
+// cp.async copies, any strides. kScalesTmaA: column-major a_scales by TMA with the operands, one 512-byte
+// request a k-block (the b_scales copied). kScalesRows: row-major a_ and b_scales with 16-byte rows, four
+// k-blocks a 16-byte load (produce_scales_rows; not in the split-K kernel).
+enum TiledScaleRoute : int { kScalesCopied = 0, kScalesTmaA = 1, kScalesRows = 2 };
+// The column stride of TMA-aligned column-major a_scales: M rounded up to 4 (16-byte columns), the
+// layout blockfp8_gemm_bf16a's workspace and DeepGEMM use.
+constexpr int64_t tiled_aligned_scale_ld(int64_t m) { return (m + 3) / 4 * 4; }
+// The column stride the kScalesTmaA tensor map walks: p's a_scale_stride_k, or with one k-block (no
+// stride to speak of) tiled_aligned_scale_ld(M).
+inline int64_t tiled_scale_map_ld(const Problem& p) {
+  return p.k_blocks() == 1 ? tiled_aligned_scale_ld(p.m) : p.a_scale_stride_k;
+}
+// The route p's scales take in the tiled kernel (split: the split-K kernel): kScalesTmaA, where tma allows
+// it, for column-major a_scales whose base and column stride are 16-byte aligned; else kScalesRows for
+// row-major a_ and b_scales with 16-byte aligned bases and rows and K/128 a multiple of 4, unsplit;
+// else kScalesCopied. (The launcher falls back with tma = false where the tensor map does not encode.)
+TiledScaleRoute tiled_scale_route(const Problem& p, bool split, bool tma = true);
+
 // The bf16 / fp16 output tile staged for the TMA store: 128 x weight_rows x 2 bytes.
 int tiled_out_bytes(int weight_rows);
 // The whole CTA: 1024 bytes of alignment slack, the ring, the scales, the barriers, the output tile.

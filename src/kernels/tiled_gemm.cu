@@ -68,11 +68,6 @@ constexpr uint32_t kSplitParked = 5;
 // stores of them (produce_scales_rows).
 constexpr int kFullArrivals = 1 + 32;
 
-// How a stage's scales arrive. kCopies: the scale warp's four-byte cp.async copies, any strides.
-// kTmaA: column-major a_scales by TMA with the operands, the b_scales copied. kRows: row-major a_ and
-// b_scales with 16-byte rows, four k-blocks a load (produce_scales_rows).
-enum ScaleRoute : int { kCopies = 0, kTmaA = 1, kRows = 2 };
-
 struct Params {
   int m, n, kb_total;
   int m_tiles, n_tiles;
@@ -94,7 +89,7 @@ struct Params {
   int stages;
   int tma_store;  // bf16 / fp16 output through shared memory and the TMA engine
   int k_split;    // split-K kernel only: CTAs of a cluster sharing one tile along K (one tile a cluster)
-  int scale_route;  // how the scales reach the ring: ScaleRoute
+  int scale_route;  // how the scales reach the ring: TiledScaleRoute (tiled_scale_route)
   // (Two more ints here, the tail maps' box rows, changed how ptxas compiled the math warpgroups'
   // loop and cost 3-14 % at full tiles (s8 call 3): the kernel derives them from m and n instead.)
 };
@@ -120,7 +115,7 @@ struct Tile {
 // (b), and boxes of the remainder at M and N (a_tail, b_tail: copies of a and b where there is none).
 struct TileMaps {
   const CUtensorMap *a, *a_tail, *b, *b_tail;
-  const CUtensorMap* sa;  // column-major a_scales (kTmaA): one 128-token box of one k-block
+  const CUtensorMap* sa;  // column-major a_scales (kScalesTmaA): one 128-token box of one k-block
 };
 
 // This CTA's tile of unit u of the grouped order: groups of kTiledGroupM token rows, M fastest
@@ -230,7 +225,7 @@ __device__ __forceinline__ void produce_tiles(const TileMaps& maps, const Params
     };
     // Column-major a_scales: the token tile's 128 scales of k-block kb are one 512-byte row of the map,
     // one request for the TMA engine (row-major ones are 128 words a k-block, copied by the scale warp).
-    const bool sa_tma = p.scale_route == kTmaA;
+    const bool sa_tma = p.scale_route == kScalesTmaA;
     const uint32_t scale_tx = sa_tma ? kTokens * 4 : 0;
     auto load_a_scales = [&](int s, uint64_t* bar, int kb) {
       ptx::tma_load_2d(scales + s * kScalePitch, maps.sa, bar, tile.m0, kb, policy);
@@ -299,7 +294,7 @@ __device__ __forceinline__ void produce_scales(const Params& p, float* scales, u
       ptx::mbar_wait(&empty[s], pos.phase ^ 1);
       float* sc = scales + s * kScalePitch;
       const float* a_src = a_row + int64_t(kb) * p.sa_k;
-      if (p.scale_route != kTmaA) {
+      if (p.scale_route != kScalesTmaA) {
 #pragma unroll
         for (int i = 0; i < kTokens / 32; ++i) {
           const bool ok = 32 * i < rows_left;
@@ -314,7 +309,7 @@ __device__ __forceinline__ void produce_scales(const Params& p, float* scales, u
 
 __device__ __forceinline__ float pick(const float4& v, int j) { return j == 0 ? v.x : j == 1 ? v.y : j == 2 ? v.z : v.w; }
 
-// kRows (the unsplit kernel): row-major scales whose rows are 16-byte aligned, K/128 a multiple of 4.
+// kScalesRows (the unsplit kernel): row-major scales whose rows are 16-byte aligned, K/128 a multiple of 4.
 // Each lane loads four k-blocks of each of its rows with one 16-byte load, a quarter of the requests
 // of four-byte copies, one k-block before the first of them is stored, and stores one k-block's worth
 // into each stage.
@@ -678,7 +673,7 @@ __global__ void __launch_bounds__(kThreads, 1)
     ptx::prefetch_tensormap(&tmap_b);
     if (p.m % (kTokens / p.cta_n)) ptx::prefetch_tensormap(&tmap_a_tail);
     if (p.n % (BN / p.cta_m)) ptx::prefetch_tensormap(&tmap_b_tail);
-    if (p.scale_route == kTmaA) ptx::prefetch_tensormap(&tmap_sa);
+    if (p.scale_route == kScalesTmaA) ptx::prefetch_tensormap(&tmap_sa);
   }
   if (threadIdx.x == 0) {
     for (int s = 0; s < p.stages; ++s) {
@@ -707,7 +702,7 @@ __global__ void __launch_bounds__(kThreads, 1)
     if (threadIdx.x == kMathThreads) {
       produce_tiles<BN, kSplit>({&tmap_a, &tmap_a_tail, &tmap_b, &tmap_b_tail, &tmap_sa}, p, smem, scales, full, empty);
     } else if (threadIdx.x / 32 == kMathThreads / 32 + 1) {
-      if (!kSplit && p.scale_route == kRows) produce_scales_rows<BN, kSplit>(p, scales, full, empty, threadIdx.x % 32);
+      if (!kSplit && p.scale_route == kScalesRows) produce_scales_rows<BN, kSplit>(p, scales, full, empty, threadIdx.x % 32);
       else produce_scales<BN, kSplit>(p, scales, full, empty, threadIdx.x % 32);
     }
     if constexpr (kSplit) {  // the math warpgroups' barrier after parking (consume)
@@ -797,30 +792,24 @@ blockfp8_status_t launch(const Problem& p, const blockfp8_config_t& cfg, const D
       return BLOCKFP8_ERROR_CUDA;
   }
 
-  // Column-major a_scales with a 16-byte column stride (M rounded up to 4 or more) and base: by TMA,
-  // one 512-byte request a k-block instead of the scale warp's 128 four-byte copies. Measured (s17
-  // calls 2-3, one tile an SM): 1040-1048 cycles a k-block at 192 rows against 1185-1186 with the
-  // copies (no scale copies at all: 1041), 846-848 against 920-923 at 128; 0.93-0.95x the time at
-  // M = 4096. The same layout through the scale warp's copies: 1114-1119.
+  // The scales' route (tiled_scale_route). Column-major a_scales by TMA, one 512-byte request a k-block
+  // instead of the scale warp's 128 four-byte copies (s17 calls 2-3, one tile an SM): 1040-1048 cycles
+  // a k-block at 192 rows against 1185-1186 with the copies (no scale copies at all: 1041), 846-848
+  // against 920-923 at 128; 0.93-0.95x the time at M = 4096. Row-major scales by 16-byte loads of four
+  // k-blocks (s17 call 9): 1095 against 1136, 0.94-1.00x at M = 256-4096. BLOCKFP8_TILED_SA_TMA=0 and
+  // BLOCKFP8_TILED_SCALE_ROWS=0 turn the two off (diagnostic switches, for A/B); where the column-major
+  // tensor map does not encode, the route is chosen again without TMA.
   {
-    const int64_t kbs = p.k_blocks();
-    const bool col = p.a_scale_stride_m == 1 && (kbs == 1 || p.a_scale_stride_k >= p.m);
-    const int64_t ld = kbs == 1 ? (p.m + 3) / 4 * 4 : p.a_scale_stride_k;
-    // BLOCKFP8_TILED_SA_TMA=0: the scale warp copies them as before (a diagnostic switch, for A/B).
-    static const bool enabled = env_switch("BLOCKFP8_TILED_SA_TMA", true);
-    const bool sa_tma = enabled && col && !(reinterpret_cast<uintptr_t>(p.a_scale) & 15) && (ld * 4) % 16 == 0 &&
-                        cached_tile_map(&map_sa, tile_map(p.a_scale, CU_TENSOR_MAP_DATA_TYPE_FLOAT32, kbs, p.m, ld * 4,
-                                                          kTokens, 1, CU_TENSOR_MAP_SWIZZLE_NONE));
-    // Row-major a_ and b_scales with 16-byte aligned rows and whole groups of four k-blocks:
-    // produce_scales_rows. BLOCKFP8_TILED_SCALE_ROWS=0 turns it off (a diagnostic switch, for A/B).
+    static const bool tma_enabled = env_switch("BLOCKFP8_TILED_SA_TMA", true);
     static const bool rows_enabled = env_switch("BLOCKFP8_TILED_SCALE_ROWS", true);
-    const int64_t nbs = (p.n + 127) / 128;
-    const bool rows = rows_enabled && kbs % 4 == 0 && p.a_scale_stride_k == 1 && p.b_scale_stride_k == 1 &&
-                      (p.m == 1 || p.a_scale_stride_m % 4 == 0) && (nbs == 1 || p.b_scale_stride_n % 4 == 0) &&
-                      !(reinterpret_cast<uintptr_t>(p.a_scale) & 15) && !(reinterpret_cast<uintptr_t>(p.b_scale) & 15);
-    // (Not in the split-K kernel: its producers, which also carry their K range, then saved registers to
-    // the stack around tile_at's 64-bit divisions.)
-    prm.scale_route = sa_tma ? kTmaA : rows && !split ? kRows : kCopies;
+    TiledScaleRoute route = tiled_scale_route(p, split, tma_enabled);
+    if (route == kScalesTmaA) {
+      if (!cached_tile_map(&map_sa, tile_map(p.a_scale, CU_TENSOR_MAP_DATA_TYPE_FLOAT32, p.k_blocks(), p.m,
+                                             tiled_scale_map_ld(p) * 4, kTokens, 1, CU_TENSOR_MAP_SWIZZLE_NONE)))
+        route = tiled_scale_route(p, split, /*tma=*/false);
+    }
+    if (route == kScalesRows && !rows_enabled) route = kScalesCopied;
+    prm.scale_route = route;
   }
 
   // Persistent: as many clusters as the device holds at once (one CTA an SM), or one per unit.

@@ -299,3 +299,38 @@ TEST(DispatchTiled, SplitKRules) {
         EXPECT_EQ(p.split_k, s);
       }
 }
+
+// Which route the scales take: TMA for 16-byte aligned column-major a_scales, 16-byte row loads for
+// 16-byte aligned row-major scales with K/128 a multiple of 4 (unsplit), the four-byte copies otherwise.
+// Only the addresses' alignment matters here, so the pointers are made-up values.
+TEST(DispatchTiled, ScaleRoutes) {
+  const auto at = [](uintptr_t a) { return reinterpret_cast<const float*>(a); };
+  Problem p;
+  p.m = 300, p.n = 2112, p.k = 7168;  // 56 k-blocks, 17 b_scale rows
+  p.a_scale = at(0x10000), p.b_scale = at(0x20000);
+  p.a_scale_stride_m = 56, p.a_scale_stride_k = 1, p.b_scale_stride_n = 56, p.b_scale_stride_k = 1;
+  EXPECT_EQ(tiled_scale_route(p, false), kScalesRows);
+  EXPECT_EQ(tiled_scale_route(p, true), kScalesCopied);  // the split-K kernel keeps the copies
+  Problem q = p;
+  q.a_scale = at(0x10004);  // base off 16 bytes
+  EXPECT_EQ(tiled_scale_route(q, false), kScalesCopied);
+  q = p, q.b_scale_stride_n = 57;  // b rows off 16 bytes
+  EXPECT_EQ(tiled_scale_route(q, false), kScalesCopied);
+  q = p, q.k = 18 * 128, q.a_scale_stride_m = q.b_scale_stride_n = 20;  // 18 k-blocks: groups of 4 do not tile K
+  EXPECT_EQ(tiled_scale_route(q, false), kScalesCopied);
+
+  // Column-major: stride_k of M (300, 16-byte columns) or M rounded up to 4.
+  Problem c = p;
+  c.a_scale_stride_m = 1, c.a_scale_stride_k = 300;
+  EXPECT_EQ(tiled_scale_route(c, false), kScalesTmaA);
+  EXPECT_EQ(tiled_scale_route(c, true), kScalesTmaA);  // the split-K kernel takes TMA too
+  EXPECT_EQ(tiled_scale_route(c, false, /*tma=*/false), kScalesCopied);
+  c.m = 299, c.a_scale_stride_k = tiled_aligned_scale_ld(299);
+  EXPECT_EQ(c.a_scale_stride_k, 300);
+  EXPECT_EQ(tiled_scale_route(c, false), kScalesTmaA);
+  c.a_scale_stride_k = 299;  // columns off 16 bytes
+  EXPECT_EQ(tiled_scale_route(c, false), kScalesCopied);
+  c = p, c.k = 128, c.a_scale_stride_m = 1, c.a_scale_stride_k = 0;  // one k-block: no column stride
+  EXPECT_EQ(tiled_scale_map_ld(c), 300);
+  EXPECT_EQ(tiled_scale_route(c, false), kScalesTmaA);
+}
