@@ -11,6 +11,14 @@ bool env_switch(const char* var, bool fallback) {
   return fallback;
 }
 
+int env_int(const char* var, int fallback) {
+  const char* v = std::getenv(var);
+  if (!v || !*v) return fallback;
+  char* end = nullptr;
+  const long x = std::strtol(v, &end, 10);
+  return *end == '\0' ? int(x) : fallback;
+}
+
 bool pdl_enabled() {
   static const bool on = env_switch("BLOCKFP8_PDL", true);
   return on;

@@ -24,6 +24,8 @@ bool cached_tile_map(CUtensorMap* map, const TileMapSpec& spec);
 // A diagnostic switch from the environment: "0" or "1" in `var` (first character), else `fallback`.
 // Callers keep the answer in a function-local static: read once per process.
 bool env_switch(const char* var, bool fallback);
+// A diagnostic integer from the environment: `var` parsed as a decimal integer, else `fallback`.
+int env_int(const char* var, int fallback);
 
 // Programmatic dependent launch for every GEMM kernel: on unless BLOCKFP8_PDL=0 (read once; a
 // diagnostic switch for measuring what it is worth).

@@ -68,6 +68,9 @@ struct Params {
   // BLOCKFP8_FLAG_CONST_WEIGHTS: no kernel before this one writes B or b_scale, so the producer may
   // load the first weight stages before the preceding kernel (PDL) has finished.
   int const_weights;
+  // The owner's sum (kOwner instances; owner_sum_store): rank 0 takes this many k-blocks, the other
+  // ranks share the rest evenly. Last, so that the other fields keep their offsets.
+  int kb_first;
 };
 
 // Shared-memory layout of one CTA, from a 1024-byte aligned base (128-byte swizzle atoms need it):
@@ -77,6 +80,8 @@ struct Params {
 //   [2 x stages mbarriers]
 // Reduction buffers and scales alternate between consecutive tiles of the CTA, so the next tile's
 // scales load and the current tile's partial sums are read by the other ranks at the same time.
+// With the owner's sum, rank 0's two reduction buffers are its inbox, and their last 8 bytes (which
+// the inbox never reaches: swapab_owner_sum_fits) its inbox barrier.
 template <int TN>
 struct Layout {
   static constexpr int kScalePitch = TN + 4;  // TN a_scales, then b_scale; 16-byte multiple
@@ -349,8 +354,25 @@ __device__ __forceinline__ void quantize_slice(uint8_t* tokens, float* scales0, 
   ptx::fence_proxy_async_shared();  // the generic-proxy writes above, before wgmma (async proxy) reads them
 }
 
-__device__ __forceinline__ int kb_count_of(const Params& p, int rank) {
-  return (rank + 1) * p.kb_total / p.split - rank * p.kb_total / p.split;
+// A rank's K slice: k-blocks [begin, begin + count). The host's swapab_kb_slice gives the longest.
+struct KSlice {
+  int begin, count;
+};
+template <bool kOwner>
+__device__ __forceinline__ KSlice k_slice(const Params& p, int rank) {
+  if (!kOwner) {
+    const int begin = rank * p.kb_total / p.split;
+    return {begin, (rank + 1) * p.kb_total / p.split - begin};
+  }
+  if (rank == 0) return {0, p.kb_first};
+  const int rest = p.kb_total - p.kb_first, others = p.split - 1;
+  const int begin = p.kb_first + (rank - 1) * rest / others;
+  return {begin, p.kb_first + rank * rest / others - begin};
+}
+template <bool kOwner>
+__device__ __forceinline__ int longest_k_slice(const Params& p) {
+  if (!kOwner) return (p.kb_total + p.split - 1) / p.split;
+  return max(p.kb_first, (p.kb_total - p.kb_first + p.split - 2) / (p.split - 1));
 }
 
 struct TileOrigin {
@@ -436,6 +458,69 @@ __device__ __forceinline__ void reduce_store(const float* red, const Params& p, 
   }
 }
 
+// ---- The owner's sum (kOwner instances; the launcher takes them only where every cluster has one tile).
+// Rank 0 streams a longer K slice than the others, so they finish first and push their partial tiles
+// into its reduction buffers (st.async, counted on its inbox barrier) while it still streams; it then
+// adds them to its own from local shared memory and stores C. Between its last k-block and its stores
+// stand no cluster barrier and no remote read: the pulled sum's park, cluster barrier and DSMEM reads
+// (a 1.8 us tail at M = 16-32 on 2112x7168, docs/decode-kernel-notes.md) move to the ranks that
+// finish early.
+//
+// A block is one warp's accumulators of one wgmma column group: 16 rows x 8 tokens, four floats a
+// lane in wgmma's layout ((row, t), (row, t + 1), (row + 8, t), (row + 8, t + 1)), 512 bytes. Two
+// warpgroups first add theirs through the last ring slot each used (free: one tile, every stage
+// issued and read), warpgroup 0's first; warpgroup w then takes the column groups j with j % W == w.
+// Rank r's block (warp, j) lands in rank 0's inbox at [r - 1][warp][j], and rank 0 adds the ranks in
+// order: the pulled sum's order (each rank's warpgroups, then the ranks), so C is deterministic.
+// Instantiated for token tiles up to 64 on two warpgroups (alternating stages).
+template <int TN, int W>
+constexpr bool kOwnerSum = W == 2 && !kSplitTokens<TN, W>;
+
+template <int TN>
+__device__ __forceinline__ void owner_sum_store(const float (&acc)[TN / 2], float* exchange0, float* exchange1,
+                                                float* inbox, uint64_t* inbox_full, const Params& p, TileOrigin o,
+                                                int rank, int tid) {
+  constexpr int W = 2;
+  constexpr int G = TN / 8;  // column groups
+  const int wg = tid / 128, warp = (tid / 32) % 4, lane = tid % 32;
+  const bool live = 16 * warp < p.rows;  // warps whose 16 rows lie past the tile hold nothing
+  auto block = [&](const float* base, int j) -> float* { return const_cast<float*>(base) + (warp * G + j) * 128 + lane * 4; };
+  if (live) {
+    float* mine = wg == 0 ? exchange0 : exchange1;
+#pragma unroll
+    for (int j = 0; j < G; ++j)
+      *reinterpret_cast<float4*>(block(mine, j)) = make_float4(acc[4 * j + 0], acc[4 * j + 1], acc[4 * j + 2], acc[4 * j + 3]);
+  }
+  ptx::named_barrier(1, 128 * W);
+  if (!live) return;
+  const int rank_floats = p.rows / 16 * G * 128;  // one sending rank's blocks in the inbox
+  if (rank == 0) ptx::mbar_wait_acquire_cluster(inbox_full, 0);
+#pragma unroll
+  for (int j = 0; j < G; ++j) {
+    if (j % W != wg) continue;
+    const float4 a = *reinterpret_cast<const float4*>(block(exchange0, j));
+    const float4 b = *reinterpret_cast<const float4*>(block(exchange1, j));
+    float4 v = make_float4(a.x + b.x, a.y + b.y, a.z + b.z, a.w + b.w);
+    if (rank > 0) {
+      ptx::st_async_f4(ptx::map_to_rank(block(inbox + (rank - 1) * rank_floats, j), 0), v,
+                       ptx::map_to_rank(inbox_full, 0));
+      continue;
+    }
+    for (int r = 1; r < p.split; ++r) {
+      const float4 u = *reinterpret_cast<const float4*>(block(inbox + (r - 1) * rank_floats, j));
+      v.x += u.x, v.y += u.y, v.z += u.z, v.w += u.w;
+    }
+    const float vals[4] = {v.x, v.y, v.z, v.w};
+    const int n = o.n0 + 16 * warp + lane / 4;
+    const int m = o.m0 + 8 * j + 2 * (lane % 4);
+#pragma unroll
+    for (int e = 0; e < 4; ++e) {
+      const int mm = m + (e & 1), nn = n + 8 * (e >> 1);
+      if (mm < p.m && nn < p.n) store_out(p.c, int64_t(mm) * p.ldc + nn, vals[e], p.c_dtype);
+    }
+  }
+}
+
 // Threads of a CTA: W math warpgroups and the producer warp.
 template <int W>
 constexpr int kCtaThreads = 128 * W + 32;
@@ -469,7 +554,7 @@ static_assert(regs_for_ctas(2, kCtaThreads<2>) == 96 && regs_for_ctas(3, kCtaThr
 template <int TN, int W>
 constexpr int kCtasPerSmCap = (TN == 16 && W == 2) ? 2 : 0;
 
-template <int TN, int W, bool kFused>
+template <int TN, int W, bool kFused, bool kOwner>
 __global__ void __launch_bounds__(kCtaThreads<W>, 1) __maxnreg__((kMaxRegs<TN, W, kFused>))
     swapab_splitk_kernel(const __grid_constant__ CUtensorMap tmap_a, const __grid_constant__ CUtensorMap tmap_b,
                          const Params p) {
@@ -480,20 +565,23 @@ __global__ void __launch_bounds__(kCtaThreads<W>, 1) __maxnreg__((kMaxRegs<TN, W
   const int stages = p.stages;
   using S = StageLayout<TN, kFused>;
   const int stage_bytes = S::bytes(p.kblocks, p.rows);
-  const int stages_per_tile = (kb_count_of(p, blockIdx.x % p.split) + p.kblocks - 1) / p.kblocks;
   const int tid = threadIdx.x;
   const int warp = tid / 32, lane = tid % 32;
   const int rank = blockIdx.x % p.split;  // == %cluster_ctarank: the cluster spans consecutive x
   const int64_t cluster = blockIdx.x / p.split;
   const int64_t clusters = gridDim.x / p.split;
-  const int kb_begin = rank * p.kb_total / p.split;
-  const int kb_count = (rank + 1) * p.kb_total / p.split - kb_begin;
-  const int kb_slice = (p.kb_total + p.split - 1) / p.split;  // the longest K slice of any rank
+  const KSlice ks = k_slice<kOwner>(p, rank);
+  const int kb_begin = ks.begin, kb_count = ks.count;
+  const int stages_per_tile = (kb_count + p.kblocks - 1) / p.kblocks;
+  const int kb_slice = longest_k_slice<kOwner>(p);
+  static_assert(!kOwner || kOwnerSum<TN, W>, "the owner's sum takes two warpgroups alternating stages");
+  constexpr bool owner_sum = kOwner;
   uint8_t* resident = smem + stages * stage_bytes;  // fused only: kb_slice token tiles
   float* red = reinterpret_cast<float*>(resident + (kFused ? kb_slice * TN * kKBlockBytes : 0));
   float* scales = red + 2 * L::kRedFloats;
   uint64_t* full = reinterpret_cast<uint64_t*>(scales + 2 * kb_slice * L::kScalePitch);
   uint64_t* empty = full + stages;
+  uint64_t* inbox_full = reinterpret_cast<uint64_t*>(scales) - 1;  // owner's sum: every rank's blocks landed
 
   BLOCKFP8_MARK(0, tid == 0);  // entry
   // The TMA descriptors first: their fetch overlaps the barrier set-up instead of delaying the first
@@ -507,6 +595,7 @@ __global__ void __launch_bounds__(kCtaThreads<W>, 1) __maxnreg__((kMaxRegs<TN, W
       ptx::mbar_init(&full[s], 1);     // the producer's arrive.expect_tx; the TMA bytes do the rest
       ptx::mbar_init(&empty[s], kSplitTokens<TN, W> ? kConsumers : 128);  // every thread that reads the stage
     }
+    if (owner_sum) ptx::mbar_init(inbox_full, 1);  // rank 0's arrive.expect_tx; the pushed bytes do the rest
     ptx::fence_barrier_init();
   }
   __syncthreads();
@@ -515,6 +604,11 @@ __global__ void __launch_bounds__(kCtaThreads<W>, 1) __maxnreg__((kMaxRegs<TN, W
   // thread waits for the preceding kernel (grid_dependency_wait) before it touches memory that
   // kernel may write (A, a_scale, X, C; B and b_scale too unless const_weights).
   ptx::launch_dependents();
+  // Owner's sum: the cluster barrier's first phase says every CTA's barriers are initialised (the
+  // pushing ranks wait on it before their first st.async); its second keeps rank 0 alive until its
+  // inbox is complete, so no pushed byte is still in flight when a CTA exits. Relaxed:
+  // fence_barrier_init released the initialisation at cluster scope.
+  if (owner_sum) ptx::cluster_arrive_relaxed();
 
   // Per tile, every thread of the cluster arrives on the cluster barrier once (the producer as soon
   // as it has issued the tile's loads, the math warps once their partial tile is parked) and waits
@@ -570,8 +664,10 @@ __global__ void __launch_bounds__(kCtaThreads<W>, 1) __maxnreg__((kMaxRegs<TN, W
       }
       __syncwarp();
       BLOCKFP8_MARK(2, lane == 0 && first);  // the first tile's loads are issued
-      if (!first) ptx::cluster_wait();  // the previous tile's barrier: at most one tile ahead
-      ptx::cluster_arrive();
+      if (!owner_sum) {
+        if (!first) ptx::cluster_wait();  // the previous tile's barrier: at most one tile ahead
+        ptx::cluster_arrive();
+      }
       first = false;
     }
     ptx::cluster_wait();
@@ -593,6 +689,8 @@ __global__ void __launch_bounds__(kCtaThreads<W>, 1) __maxnreg__((kMaxRegs<TN, W
         } else {
           load_scales<TN>(tile_scales, p, o.m0, o.n0, kb_begin, kb_count, tid, kConsumers);
         }
+        if (owner_sum && rank == 0 && tid == 0)  // every other rank's blocks
+          ptx::mbar_arrive_expect_tx(inbox_full, uint32_t((p.split - 1) * p.rows * TN * 4));
       }
       ptx::named_barrier(2, kConsumers);  // this tile's scales (and fused: tokens) are in shared memory
 
@@ -604,6 +702,18 @@ __global__ void __launch_bounds__(kCtaThreads<W>, 1) __maxnreg__((kMaxRegs<TN, W
       BLOCKFP8_MARK(3, tid == 0 && j == 0);  // scales in shared memory
       tile_loop.run(tid / 128, tile_start, acc);
       BLOCKFP8_MARK(4, tid == 0 && j == 0);  // warpgroup 0's math done
+      if constexpr (kOwner) {  // one tile: this is the last
+        // Each warpgroup's last stage (w, w + 2, ...): its slot is free once its own wgmma are done.
+        const int last0 = stages_per_tile - 1 - (stages_per_tile - 1) % 2;
+        const int last1 = stages_per_tile - 1 - (stages_per_tile % 2);
+        float* exchange0 = reinterpret_cast<float*>(smem + (last0 % stages) * stage_bytes);
+        float* exchange1 = reinterpret_cast<float*>(smem + (last1 % stages) * stage_bytes);
+        ptx::cluster_wait();  // the first phase: rank 0's inbox barrier is initialised
+        BLOCKFP8_MARK(5, tid == 0 && j == 0);
+        owner_sum_store<TN>(acc, exchange0, exchange1, red, inbox_full, p, o, rank, tid);
+        BLOCKFP8_MARK(6, tid == 0 && j == 0);  // stored (rank 0) or pushed
+        break;
+      }
       park<TN, W>(tile_red, acc, tid, p.rows);
 
       ptx::cluster_arrive();
@@ -641,17 +751,17 @@ TileMapSpec operand_map(const void* base, int64_t rows, int64_t cols, int64_t ld
   return s;
 }
 
-template <int TN, int W, bool kFused = false>
+template <int TN, int W, bool kFused = false, bool kOwner = false>
 cudaError_t prepare(int smem_bytes) {
   static std::atomic<int> raised[kMaxDevices];
-  return raise_smem_limit(swapab_splitk_kernel<TN, W, kFused>, raised, smem_bytes);
+  return raise_smem_limit(swapab_splitk_kernel<TN, W, kFused, kOwner>, raised, smem_bytes);
 }
 
 // Clusters of this instantiation at this footprint the device holds at once: the persistent grid.
 // cudaOccupancyMaxActiveClusters costs microseconds, so answers are cached per (device, split,
 // shared memory) in a small table of packed 64-bit entries (key high, answer low: one atomic word,
 // so a reader never pairs one key with another's answer; a collision only costs a re-query).
-template <int TN, int W, bool kFused>
+template <int TN, int W, bool kFused, bool kOwner>
 int resident_clusters(int device, int split, int smem) {
   static std::atomic<uint64_t> cache[64];
   const uint32_t key = (uint32_t(device) << 24) | (uint32_t(split) << 20) | uint32_t(smem);  // smem < 2^20
@@ -661,7 +771,7 @@ int resident_clusters(int device, int split, int smem) {
   cudaLaunchAttribute attr[2];
   const cudaLaunchConfig_t lc = gemm_launch(attr, split, dim3(unsigned(256 * split)), kCtaThreads<W>, smem, nullptr);
   int clusters = 0;
-  if (cudaOccupancyMaxActiveClusters(&clusters, swapab_splitk_kernel<TN, W, kFused>, &lc) != cudaSuccess) {
+  if (cudaOccupancyMaxActiveClusters(&clusters, swapab_splitk_kernel<TN, W, kFused, kOwner>, &lc) != cudaSuccess) {
     cudaGetLastError();
     return 0;
   }
@@ -696,16 +806,16 @@ Params make_params(const Problem& p, const blockfp8_config_t& cfg, int stages) {
 // Enqueue one persistent grid: as many clusters as the device holds at once at this footprint
 // (several CTAs share an SM where the K slice is short), each walking the tiles `clusters` apart.
 // The dispatcher checked that at least one cluster fits.
-template <int TN, int W, bool kFused>
+template <int TN, int W, bool kFused, bool kOwner>
 blockfp8_status_t enqueue(const CUtensorMap& map_a, const CUtensorMap& map_b, const Params& prm, int smem,
                           const DeviceInfo& dev, cudaStream_t stream) {
-  if (prepare<TN, W, kFused>(smem) != cudaSuccess) return BLOCKFP8_ERROR_CUDA;
-  const int resident = resident_clusters<TN, W, kFused>(dev.ordinal, prm.split, smem);
+  if (prepare<TN, W, kFused, kOwner>(smem) != cudaSuccess) return BLOCKFP8_ERROR_CUDA;
+  const int resident = resident_clusters<TN, W, kFused, kOwner>(dev.ordinal, prm.split, smem);
   const int64_t clusters = std::min<int64_t>(prm.tiles, std::max(1, resident > 0 ? resident : dev.max_clusters[prm.split]));
   cudaLaunchAttribute attr[2];
   const cudaLaunchConfig_t lc =
       gemm_launch(attr, prm.split, dim3(unsigned(clusters * prm.split)), kCtaThreads<W>, smem, stream);
-  if (cudaLaunchKernelEx(&lc, swapab_splitk_kernel<TN, W, kFused>, map_a, map_b, prm) != cudaSuccess)
+  if (cudaLaunchKernelEx(&lc, swapab_splitk_kernel<TN, W, kFused, kOwner>, map_a, map_b, prm) != cudaSuccess)
     return BLOCKFP8_ERROR_CUDA;
   return BLOCKFP8_SUCCESS;
 }
@@ -717,29 +827,63 @@ int capped_smem(int smem, const DeviceInfo& dev) {
   return smem;
 }
 
+// The owner's sum: rank 0's K slice, or 0 for even slices and the pulled sum. Taken where every
+// cluster has one tile (the inbox serves one), two or more ranks push into rank 0's reduction buffers
+// (swapab_owner_sum_fits), and every rank keeps a stage for each warpgroup (each adds its partial
+// through its last one). BLOCKFP8_DECODE_LEAD = k-blocks rank 0 takes beyond an even share
+// (diagnostic; negative: the pulled sum); unset, the pulled sum.
+template <int TN, int W, bool kFused, typename SmemOf>
+int owner_kb_first(const Problem& p, const blockfp8_config_t& cfg, const DeviceInfo& dev, SmemOf smem_of) {
+  if constexpr (!kOwnerSum<TN, W>) {
+    return 0;
+  } else {
+    static const int lead = env_int("BLOCKFP8_DECODE_LEAD", -1);
+    if (lead < 0 || !swapab_owner_sum_fits(cfg.split_k, cfg.weight_rows)) return 0;
+    const int kb_total = int(p.k / 128), split = cfg.split_k;
+    const int kb_first = std::min(kb_total, (kb_total + split - 1) / split + lead);
+    const int others_min = (kb_total - kb_first) / (split - 1);  // the shortest of the other slices
+    if (others_min < W * cfg.stage_kblocks || kb_first < W * cfg.stage_kblocks) return 0;
+    const int smem = smem_of(swapab_kb_slice(kb_total, split, kb_first));
+    if (smem > dev.smem_per_block_optin || prepare<TN, W, kFused, true>(smem) != cudaSuccess) return 0;
+    const int64_t tiles = (p.n + cfg.weight_rows - 1) / cfg.weight_rows * ((p.m + TN - 1) / TN);
+    if (tiles > resident_clusters<TN, W, kFused, true>(dev.ordinal, split, smem)) return 0;
+    return kb_first;
+  }
+}
+
 template <int TN, int W>
 blockfp8_status_t launch(const Problem& p, const blockfp8_config_t& cfg, const DeviceInfo& dev, cudaStream_t stream) {
-  const int kb_slice = swapab_kb_slice(p.k / 128, cfg.split_k);
-  const int smem =
-      capped_smem<TN, W>(swapab_smem_bytes(TN, cfg.weight_rows, cfg.stage_kblocks, cfg.stages, kb_slice), dev);
+  auto smem_of = [&](int kb_slice) {
+    return capped_smem<TN, W>(swapab_smem_bytes(TN, cfg.weight_rows, cfg.stage_kblocks, cfg.stages, kb_slice), dev);
+  };
+  Params prm = make_params(p, cfg, cfg.stages);
+  prm.kb_first = owner_kb_first<TN, W, false>(p, cfg, dev, smem_of);
+  const int smem = smem_of(swapab_kb_slice(prm.kb_total, prm.split, prm.kb_first));
   CUtensorMap map_a, map_b;
   if (!cached_tile_map(&map_a, operand_map(p.a, p.m, p.k, p.lda, TN, cfg.stage_kblocks)) ||
       !cached_tile_map(&map_b, operand_map(p.b, p.n, p.k, p.ldb, cfg.weight_rows, cfg.stage_kblocks)))
     return BLOCKFP8_ERROR_CUDA;
-  return enqueue<TN, W, false>(map_a, map_b, make_params(p, cfg, cfg.stages), smem, dev, stream);
+  if constexpr (kOwnerSum<TN, W>)
+    if (prm.kb_first > 0) return enqueue<TN, W, false, true>(map_a, map_b, prm, smem, dev, stream);
+  return enqueue<TN, W, false, false>(map_a, map_b, prm, smem, dev, stream);
 }
 
 template <int TN>
 blockfp8_status_t launch_fused(const Problem& p, const FusedA& x, const blockfp8_config_t& cfg, int stages,
                                const DeviceInfo& dev, cudaStream_t stream) {
-  const int kb_slice = swapab_kb_slice(p.k / 128, cfg.split_k);
-  const int smem = swapab_fused_smem_bytes(TN, cfg.weight_rows, cfg.stage_kblocks, stages, kb_slice);
+  auto smem_of = [&](int kb_slice) {
+    return swapab_fused_smem_bytes(TN, cfg.weight_rows, cfg.stage_kblocks, stages, kb_slice);
+  };
+  Params prm = make_params(p, cfg, stages);
+  prm.kb_first = owner_kb_first<TN, 2, true>(p, cfg, dev, smem_of);
+  const int smem = smem_of(swapab_kb_slice(prm.kb_total, prm.split, prm.kb_first));
   CUtensorMap map_b;
   if (!cached_tile_map(&map_b, operand_map(p.b, p.n, p.k, p.ldb, cfg.weight_rows, cfg.stage_kblocks)))
     return BLOCKFP8_ERROR_CUDA;
-  Params prm = make_params(p, cfg, stages);
   prm.x = static_cast<const __nv_bfloat16*>(x.x), prm.ldx = x.ldx, prm.ue8m0 = x.fmt == BLOCKFP8_SCALE_UE8M0;
-  return enqueue<TN, 2, true>(map_b, map_b, prm, smem, dev, stream);  // no A map: the kernel never reads it
+  // No A map: the kernel never reads it.
+  if (prm.kb_first > 0) return enqueue<TN, 2, true, true>(map_b, map_b, prm, smem, dev, stream);
+  return enqueue<TN, 2, true, false>(map_b, map_b, prm, smem, dev, stream);
 }
 
 template <int TN>
@@ -752,7 +896,7 @@ blockfp8_status_t launch_tn(const Problem& p, const blockfp8_config_t& cfg, cons
 template <int TN, int W>
 int reg_ctas() {
   int n = 0;
-  if (cudaOccupancyMaxActiveBlocksPerMultiprocessor(&n, swapab_splitk_kernel<TN, W, false>, kCtaThreads<W>, 0) !=
+  if (cudaOccupancyMaxActiveBlocksPerMultiprocessor(&n, swapab_splitk_kernel<TN, W, false, false>, kCtaThreads<W>, 0) !=
       cudaSuccess) {
     cudaGetLastError();
     return 0;
@@ -791,7 +935,7 @@ int swapab_max_active_clusters(int split, int smem_bytes) {
   cudaLaunchAttribute attr[2];
   const cudaLaunchConfig_t lc = gemm_launch(attr, split, dim3(unsigned(256 * split)), 128 + 32, smem_bytes, nullptr);
   int clusters = 0;
-  if (cudaOccupancyMaxActiveClusters(&clusters, swapab_splitk_kernel<8, 1, false>, &lc) != cudaSuccess) {
+  if (cudaOccupancyMaxActiveClusters(&clusters, swapab_splitk_kernel<8, 1, false, false>, &lc) != cudaSuccess) {
     cudaGetLastError();
     return 0;
   }
