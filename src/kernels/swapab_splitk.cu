@@ -838,7 +838,9 @@ int owner_kb_first(const Problem& p, const blockfp8_config_t& cfg, const DeviceI
     return 0;
   } else {
     static const int lead = env_int("BLOCKFP8_DECODE_LEAD", -1);
-    if (lead < 0 || !swapab_owner_sum_fits(cfg.split_k, cfg.weight_rows)) return 0;
+    // Batch-invariant results need K slices that do not depend on M (the one-round test does).
+    if (lead < 0 || (cfg.flags & BLOCKFP8_FLAG_BATCH_INVARIANT) || !swapab_owner_sum_fits(cfg.split_k, cfg.weight_rows))
+      return 0;
     const int kb_total = int(p.k / 128), split = cfg.split_k;
     const int kb_first = std::min(kb_total, (kb_total + split - 1) / split + lead);
     const int others_min = (kb_total - kb_first) / (split - 1);  // the shortest of the other slices
