@@ -3,7 +3,6 @@
 // unit-tested without a GPU (tests/unit/test_dispatch.cpp).
 #pragma once
 
-#include <algorithm>
 #include <cstdint>
 
 #include "blockfp8/blockfp8.h"
@@ -71,15 +70,21 @@ constexpr int kSwapabMaxStageKBlocks = 16;
 // Bytes of shared memory one pipeline stage of the decode kernel needs: `kblocks` k-blocks of the
 // token tile and of the weight tile, each one TMA box.
 int swapab_stage_bytes(int token_tile, int weight_rows, int kblocks);
-// K-blocks in the longest K slice of one CTA: even shares, or where rank 0 owns the split-K sum
-// (kb_first > 0: it takes kb_first k-blocks, the other ranks share the rest evenly).
-inline int swapab_kb_slice(int64_t kb_total, int split_k, int kb_first = 0) {
-  if (kb_first == 0 || split_k < 2) return int((kb_total + split_k - 1) / split_k);
-  return std::max<int>(kb_first, int((kb_total - kb_first + split_k - 2) / (split_k - 1)));
+// The k-block rank r of a split K starts at (rank = split_k: the end). Even shares (the pulled sum)
+// with lead = 0; where rank 0 owns the split-K sum (the owner's sum, swapab_splitk.cu) it may take
+// `lead` more k-blocks, which the other ranks give up in proportion. Host and device code.
+constexpr int swapab_slice_begin(int kb_total, int split_k, int lead, int rank) {
+  return rank * kb_total / split_k + (rank > 0 && rank < split_k ? lead * (split_k - rank) / (split_k - 1) : 0);
+}
+// K-blocks in the longest K slice of one CTA (with a lead, rank 0's).
+constexpr int swapab_kb_slice(int kb_total, int split_k, int lead = 0) {
+  const int even = (kb_total + split_k - 1) / split_k;
+  const int first = kb_total / split_k + lead;
+  return lead > 0 && first > even ? first : even;
 }
 // The owner's sum (the decode kernel, one tile a cluster): ranks 1..split-1 push their partial tiles
 // into rank 0's two reduction buffers ([2][token_tile][kSwapabRedPitch] fp32), 4 bytes a (row, token)
-// each; the last 8 bytes hold its inbox barrier. Token tiles up to 64 (two warpgroups alternate stages).
+// each; the last 8 bytes hold its inbox barrier.
 constexpr bool swapab_owner_sum_fits(int split_k, int weight_rows) {
   return split_k >= 2 && (split_k - 1) * weight_rows <= 2 * kSwapabRedPitch - 8;
 }

@@ -68,9 +68,9 @@ struct Params {
   // BLOCKFP8_FLAG_CONST_WEIGHTS: no kernel before this one writes B or b_scale, so the producer may
   // load the first weight stages before the preceding kernel (PDL) has finished.
   int const_weights;
-  // The owner's sum (kOwner instances; owner_sum_store): rank 0 takes this many k-blocks, the other
-  // ranks share the rest evenly. Last, so that the other fields keep their offsets.
-  int kb_first;
+  // The owner's sum (kOwner instances; owner_sum_store): k-blocks rank 0 takes beyond an even share
+  // (swapab_slice_begin). Last, so that the other fields keep their offsets.
+  int lead;
 };
 
 // Shared-memory layout of one CTA, from a 1024-byte aligned base (128-byte swizzle atoms need it):
@@ -354,7 +354,8 @@ __device__ __forceinline__ void quantize_slice(uint8_t* tokens, float* scales0, 
   ptx::fence_proxy_async_shared();  // the generic-proxy writes above, before wgmma (async proxy) reads them
 }
 
-// A rank's K slice: k-blocks [begin, begin + count). The host's swapab_kb_slice gives the longest.
+// A rank's K slice: k-blocks [begin, begin + count) (swapab_slice_begin; even shares unless the
+// owner's sum gives rank 0 a lead).
 struct KSlice {
   int begin, count;
 };
@@ -364,15 +365,8 @@ __device__ __forceinline__ KSlice k_slice(const Params& p, int rank) {
     const int begin = rank * p.kb_total / p.split;
     return {begin, (rank + 1) * p.kb_total / p.split - begin};
   }
-  if (rank == 0) return {0, p.kb_first};
-  const int rest = p.kb_total - p.kb_first, others = p.split - 1;
-  const int begin = p.kb_first + (rank - 1) * rest / others;
-  return {begin, p.kb_first + rank * rest / others - begin};
-}
-template <bool kOwner>
-__device__ __forceinline__ int longest_k_slice(const Params& p) {
-  if (!kOwner) return (p.kb_total + p.split - 1) / p.split;
-  return max(p.kb_first, (p.kb_total - p.kb_first + p.split - 2) / (p.split - 1));
+  const int begin = swapab_slice_begin(p.kb_total, p.split, p.lead, rank);
+  return {begin, swapab_slice_begin(p.kb_total, p.split, p.lead, rank + 1) - begin};
 }
 
 struct TileOrigin {
@@ -459,12 +453,16 @@ __device__ __forceinline__ void reduce_store(const float* red, const Params& p, 
 }
 
 // ---- The owner's sum (kOwner instances; the launcher takes them only where every cluster has one tile).
-// Rank 0 streams a longer K slice than the others, so they finish first and push their partial tiles
-// into its reduction buffers (st.async, counted on its inbox barrier) while it still streams; it then
-// adds them to its own from local shared memory and stores C. Between its last k-block and its stores
-// stand no cluster barrier and no remote read: the pulled sum's park, cluster barrier and DSMEM reads
-// (a 1.8 us tail at M = 16-32 on 2112x7168, docs/decode-kernel-notes.md) move to the ranks that
-// finish early.
+// The other ranks push their partial tiles into rank 0's reduction buffers (st.async, counted on its
+// inbox barrier) as soon as their math is done; rank 0 adds them to its own from local shared memory
+// and stores C. Between its last k-block and its stores stand no cluster barrier and no remote read,
+// where the pulled sum has a park, a cluster barrier and DSMEM round trips. A lead (k-blocks rank 0
+// takes beyond an even share, BLOCKFP8_DECODE_LEAD) would let the pushes land while rank 0 still
+// streams; measured, a lead of 2 gained 1.6 % more on 2112x7168 at M = 16 and lost on short slices
+// (3072x1536: 1.04x), so the default is none (s18 call 3).
+// Measured (s18 call 3, against the pulled sum): 0.957-0.98x at token tiles of 8 and 16 where it
+// applies (2112x7168, 4096x7168, 4608x7168, 6144x7168, 3072x1536), 1.01-1.13x at 32 tokens, where
+// rank 0 takes twice the bytes in and every store: instantiated for 8 and 16 tokens only.
 //
 // A block is one warp's accumulators of one wgmma column group: 16 rows x 8 tokens, four floats a
 // lane in wgmma's layout ((row, t), (row, t + 1), (row + 8, t), (row + 8, t + 1)), 512 bytes. Two
@@ -472,9 +470,8 @@ __device__ __forceinline__ void reduce_store(const float* red, const Params& p, 
 // issued and read), warpgroup 0's first; warpgroup w then takes the column groups j with j % W == w.
 // Rank r's block (warp, j) lands in rank 0's inbox at [r - 1][warp][j], and rank 0 adds the ranks in
 // order: the pulled sum's order (each rank's warpgroups, then the ranks), so C is deterministic.
-// Instantiated for token tiles up to 64 on two warpgroups (alternating stages).
 template <int TN, int W>
-constexpr bool kOwnerSum = W == 2 && !kSplitTokens<TN, W>;
+constexpr bool kOwnerSum = W == 2 && TN <= 16;
 
 template <int TN>
 __device__ __forceinline__ void owner_sum_store(const float (&acc)[TN / 2], float* exchange0, float* exchange1,
@@ -498,9 +495,10 @@ __device__ __forceinline__ void owner_sum_store(const float (&acc)[TN / 2], floa
 #pragma unroll
   for (int j = 0; j < G; ++j) {
     if (j % W != wg) continue;
+    // 0 + a + b, as park adds (a -0 partial sums to +0 there too): with no lead, C is bitwise the pulled sum's.
     const float4 a = *reinterpret_cast<const float4*>(block(exchange0, j));
     const float4 b = *reinterpret_cast<const float4*>(block(exchange1, j));
-    float4 v = make_float4(a.x + b.x, a.y + b.y, a.z + b.z, a.w + b.w);
+    float4 v = make_float4((0.f + a.x) + b.x, (0.f + a.y) + b.y, (0.f + a.z) + b.z, (0.f + a.w) + b.w);
     if (rank > 0) {
       ptx::st_async_f4(ptx::map_to_rank(block(inbox + (rank - 1) * rank_floats, j), 0), v,
                        ptx::map_to_rank(inbox_full, 0));
@@ -551,8 +549,10 @@ static_assert(regs_for_ctas(2, kCtaThreads<2>) == 96 && regs_for_ctas(3, kCtaThr
 // registers, so three of its CTAs fit an SM where two did, and M = 16 on K = 512 / 1536 weights ran
 // 1.07-1.19x slower. Holding it to two by the shared memory it asks for (capped_smem) measured
 // 0.82-0.93x at M = 16 on six shapes and 1.00 at M = 8 and 32 (2026-11-30, logs/2026-11-30-s7-ab).
+// The 8-token kernel's owner's-sum instance too (62 registers: three would fit), so that it places
+// its CTAs as the pulled sum's (88 registers: two) does.
 template <int TN, int W>
-constexpr int kCtasPerSmCap = (TN == 16 && W == 2) ? 2 : 0;
+constexpr int kCtasPerSmCap = ((TN == 16 || TN == 8) && W == 2) ? 2 : 0;
 
 template <int TN, int W, bool kFused, bool kOwner>
 __global__ void __launch_bounds__(kCtaThreads<W>, 1) __maxnreg__((kMaxRegs<TN, W, kFused>))
@@ -573,7 +573,7 @@ __global__ void __launch_bounds__(kCtaThreads<W>, 1) __maxnreg__((kMaxRegs<TN, W
   const KSlice ks = k_slice<kOwner>(p, rank);
   const int kb_begin = ks.begin, kb_count = ks.count;
   const int stages_per_tile = (kb_count + p.kblocks - 1) / p.kblocks;
-  const int kb_slice = longest_k_slice<kOwner>(p);
+  const int kb_slice = swapab_kb_slice(p.kb_total, p.split, kOwner ? p.lead : 0);
   static_assert(!kOwner || kOwnerSum<TN, W>, "the owner's sum takes two warpgroups alternating stages");
   constexpr bool owner_sum = kOwner;
   uint8_t* resident = smem + stages * stage_bytes;  // fused only: kb_slice token tiles
@@ -827,29 +827,33 @@ int capped_smem(int smem, const DeviceInfo& dev) {
   return smem;
 }
 
-// The owner's sum: rank 0's K slice, or 0 for even slices and the pulled sum. Taken where every
-// cluster has one tile (the inbox serves one), two or more ranks push into rank 0's reduction buffers
+// Whether the owner's sum runs, and with what lead (Params::lead). Taken where every cluster has one
+// tile (the inbox serves one), two or more ranks push into rank 0's reduction buffers
 // (swapab_owner_sum_fits), and every rank keeps a stage for each warpgroup (each adds its partial
-// through its last one). BLOCKFP8_DECODE_LEAD = k-blocks rank 0 takes beyond an even share
-// (diagnostic; negative: the pulled sum); unset, the pulled sum.
+// through its last one); not for BLOCKFP8_FLAG_BATCH_INVARIANT (which rounds there are depends on M).
+// BLOCKFP8_DECODE_LEAD (diagnostic): the lead, default 0; negative: the pulled sum everywhere. With
+// no lead C is bitwise the pulled sum's; with one, K is sliced differently, so the fused kernel and
+// the two-launch path agree bitwise only where both take it.
 template <int TN, int W, bool kFused, typename SmemOf>
-int owner_kb_first(const Problem& p, const blockfp8_config_t& cfg, const DeviceInfo& dev, SmemOf smem_of) {
+bool owner_sum_lead(const Problem& p, const blockfp8_config_t& cfg, const DeviceInfo& dev, SmemOf smem_of,
+                    int* lead_out) {
   if constexpr (!kOwnerSum<TN, W>) {
-    return 0;
+    return false;
   } else {
-    static const int lead = env_int("BLOCKFP8_DECODE_LEAD", -1);
-    // Batch-invariant results need K slices that do not depend on M (the one-round test does).
-    if (lead < 0 || (cfg.flags & BLOCKFP8_FLAG_BATCH_INVARIANT) || !swapab_owner_sum_fits(cfg.split_k, cfg.weight_rows))
-      return 0;
+    static const int lead = env_int("BLOCKFP8_DECODE_LEAD", 0);
     const int kb_total = int(p.k / 128), split = cfg.split_k;
-    const int kb_first = std::min(kb_total, (kb_total + split - 1) / split + lead);
-    const int others_min = (kb_total - kb_first) / (split - 1);  // the shortest of the other slices
-    if (others_min < W * cfg.stage_kblocks || kb_first < W * cfg.stage_kblocks) return 0;
-    const int smem = smem_of(swapab_kb_slice(kb_total, split, kb_first));
-    if (smem > dev.smem_per_block_optin || prepare<TN, W, kFused, true>(smem) != cudaSuccess) return 0;
+    if (lead < 0 || (cfg.flags & BLOCKFP8_FLAG_BATCH_INVARIANT) || !swapab_owner_sum_fits(split, cfg.weight_rows))
+      return false;
+    for (int r = 0; r < split; ++r)
+      if (swapab_slice_begin(kb_total, split, lead, r + 1) - swapab_slice_begin(kb_total, split, lead, r) <
+          W * cfg.stage_kblocks)
+        return false;
+    const int smem = smem_of(swapab_kb_slice(kb_total, split, lead));
+    if (smem > dev.smem_per_block_optin || prepare<TN, W, kFused, true>(smem) != cudaSuccess) return false;
     const int64_t tiles = (p.n + cfg.weight_rows - 1) / cfg.weight_rows * ((p.m + TN - 1) / TN);
-    if (tiles > resident_clusters<TN, W, kFused, true>(dev.ordinal, split, smem)) return 0;
-    return kb_first;
+    if (tiles > resident_clusters<TN, W, kFused, true>(dev.ordinal, split, smem)) return false;
+    *lead_out = lead;
+    return true;
   }
 }
 
@@ -859,14 +863,14 @@ blockfp8_status_t launch(const Problem& p, const blockfp8_config_t& cfg, const D
     return capped_smem<TN, W>(swapab_smem_bytes(TN, cfg.weight_rows, cfg.stage_kblocks, cfg.stages, kb_slice), dev);
   };
   Params prm = make_params(p, cfg, cfg.stages);
-  prm.kb_first = owner_kb_first<TN, W, false>(p, cfg, dev, smem_of);
-  const int smem = smem_of(swapab_kb_slice(prm.kb_total, prm.split, prm.kb_first));
+  const bool owner = owner_sum_lead<TN, W, false>(p, cfg, dev, smem_of, &prm.lead);
+  const int smem = smem_of(swapab_kb_slice(prm.kb_total, prm.split, prm.lead));
   CUtensorMap map_a, map_b;
   if (!cached_tile_map(&map_a, operand_map(p.a, p.m, p.k, p.lda, TN, cfg.stage_kblocks)) ||
       !cached_tile_map(&map_b, operand_map(p.b, p.n, p.k, p.ldb, cfg.weight_rows, cfg.stage_kblocks)))
     return BLOCKFP8_ERROR_CUDA;
   if constexpr (kOwnerSum<TN, W>)
-    if (prm.kb_first > 0) return enqueue<TN, W, false, true>(map_a, map_b, prm, smem, dev, stream);
+    if (owner) return enqueue<TN, W, false, true>(map_a, map_b, prm, smem, dev, stream);
   return enqueue<TN, W, false, false>(map_a, map_b, prm, smem, dev, stream);
 }
 
@@ -877,14 +881,15 @@ blockfp8_status_t launch_fused(const Problem& p, const FusedA& x, const blockfp8
     return swapab_fused_smem_bytes(TN, cfg.weight_rows, cfg.stage_kblocks, stages, kb_slice);
   };
   Params prm = make_params(p, cfg, stages);
-  prm.kb_first = owner_kb_first<TN, 2, true>(p, cfg, dev, smem_of);
-  const int smem = smem_of(swapab_kb_slice(prm.kb_total, prm.split, prm.kb_first));
+  const bool owner = owner_sum_lead<TN, 2, true>(p, cfg, dev, smem_of, &prm.lead);
+  const int smem = smem_of(swapab_kb_slice(prm.kb_total, prm.split, prm.lead));
   CUtensorMap map_b;
   if (!cached_tile_map(&map_b, operand_map(p.b, p.n, p.k, p.ldb, cfg.weight_rows, cfg.stage_kblocks)))
     return BLOCKFP8_ERROR_CUDA;
   prm.x = static_cast<const __nv_bfloat16*>(x.x), prm.ldx = x.ldx, prm.ue8m0 = x.fmt == BLOCKFP8_SCALE_UE8M0;
   // No A map: the kernel never reads it.
-  if (prm.kb_first > 0) return enqueue<TN, 2, true, true>(map_b, map_b, prm, smem, dev, stream);
+  if constexpr (kOwnerSum<TN, 2>)
+    if (owner) return enqueue<TN, 2, true, true>(map_b, map_b, prm, smem, dev, stream);
   return enqueue<TN, 2, true, false>(map_b, map_b, prm, smem, dev, stream);
 }
 

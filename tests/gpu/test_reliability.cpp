@@ -562,6 +562,39 @@ TEST_F(ReliabilityTest, BatchInvariantMode) {
   }
 }
 
+// The decode kernel's owner's sum (one tile a cluster at token tiles of 8 and 16: rank 0 gathers the
+// others' pushed partials) against the pulled sum of the same configuration, which
+// BLOCKFP8_FLAG_BATCH_INVARIANT keeps: with no lead the K slices and the order of the additions are the
+// same, so C is bitwise the same, and both are checked against the reference. Each configuration gives
+// one round of clusters on an H200 (the owner's sum's condition): 33 tiles x 3, 20 x 5, 13 x 8; a
+// partial last tile in N and a partial token tile.
+TEST_F(ReliabilityTest, OwnersSumIsBitwiseThePulledSum) {
+  auto cfg = [](int tokens, int rows, int split, int kblocks) {
+    blockfp8_config_t c{};
+    c.kernel = BLOCKFP8_KERNEL_SWAPAB_SPLITK, c.token_tile = tokens, c.weight_rows = rows;
+    c.split_k = split, c.stage_kblocks = kblocks, c.warpgroups = 2;
+    return c;
+  };
+  struct Case {
+    GemmSpec spec;
+    blockfp8_config_t cfg;
+  };
+  for (const Case& tc : {Case{spec(16, 2112, 7168), cfg(16, 64, 3, 2)}, Case{spec(5, 2100, 7168), cfg(8, 64, 3, 1)},
+                         Case{spec(13, 620, 2048), cfg(16, 32, 5, 1)}, Case{spec(8, 200, 4096), cfg(8, 16, 8, 1)}}) {
+    SCOPED_TRACE(tc.spec.str() + " " + blockfp8::config_name(tc.cfg) + "; " + seed_note());
+    GemmArena g;
+    CUDA_ASSERT(g.set(tc.spec, case_seed(tc.spec, 6), stream_));
+    std::vector<uint8_t> owner, pulled;
+    ASSERT_NO_FATAL_FAILURE(run(g, &tc.cfg, stream_, owner));
+    check(g, stream_, owner);
+    blockfp8_config_t inv = tc.cfg;
+    inv.flags = BLOCKFP8_FLAG_BATCH_INVARIANT;
+    ASSERT_NO_FATAL_FAILURE(run(g, &inv, stream_, pulled));
+    check(g, stream_, pulled);
+    EXPECT_TRUE(owner == pulled) << "the owner's sum differs from the pulled sum";
+  }
+}
+
 // (c') Small problems through every kernel path, checked: the set compute-sanitizer's memcheck,
 // racecheck and synccheck run over (tools/device_suite.sh), so each path is covered in minutes.
 TEST_F(ReliabilityTest, SanitizerSmoke) {

@@ -101,6 +101,43 @@ TEST(Dispatch, WarpMmaWalkTakesEveryKBlockOnce) {
       }
 }
 
+// The decode kernel's K slices (swapab_slice_begin): they tile [0, kb_total) in rank order; with no
+// lead they are the pulled sum's even shares (so the owner's sum adds the same partials: C bitwise
+// the same), with one rank 0 takes exactly `lead` more and no other rank gains; swapab_kb_slice is
+// the longest.
+TEST(Dispatch, SplitKSlicesTileK) {
+  for (int kb_total : {2, 4, 12, 19, 56, 57, 128, 144})
+    for (int split = 1; split <= kMaxSplitK; ++split)
+      for (int lead : {0, 1, 2, 4}) {
+        if (split == 1 && lead > 0) continue;
+        if (kb_total / split <= lead) continue;  // the launcher needs every rank to keep k-blocks
+        int longest = 0;
+        ASSERT_EQ(swapab_slice_begin(kb_total, split, lead, 0), 0);
+        ASSERT_EQ(swapab_slice_begin(kb_total, split, lead, split), kb_total);
+        for (int r = 0; r < split; ++r) {
+          const int b = swapab_slice_begin(kb_total, split, lead, r);
+          const int e = swapab_slice_begin(kb_total, split, lead, r + 1);
+          const int even = (r + 1) * kb_total / split - r * kb_total / split;
+          ASSERT_GE(e, b) << kb_total << " " << split << " " << lead << " rank " << r;
+          if (lead == 0) ASSERT_EQ(b, r * kb_total / split);
+          if (r == 0) ASSERT_EQ(e - b, even + lead);
+          if (r > 0) ASSERT_LE(e - b, even);
+          longest = std::max(longest, e - b);
+        }
+        ASSERT_EQ(swapab_kb_slice(kb_total, split, lead), longest) << kb_total << " " << split << " " << lead;
+      }
+  // The inbox (ranks 1..split-1, 4 bytes a row and token) and its barrier fit rank 0's two
+  // reduction buffers exactly where swapab_owner_sum_fits says so.
+  for (int rows : kSwapabWeightRows)
+    for (int split = 1; split <= kMaxSplitK; ++split)
+      for (int tokens : {8, 16}) {
+        const bool fits = (split - 1) * rows * tokens * 4 + 8 <= 2 * tokens * kSwapabRedPitch * 4;
+        if (swapab_owner_sum_fits(split, rows)) ASSERT_TRUE(fits) << rows << " rows, split " << split;
+      }
+  EXPECT_TRUE(swapab_owner_sum_fits(3, 64));  // the primary shape's split
+  EXPECT_FALSE(swapab_owner_sum_fits(1, 64));
+}
+
 // The warp-MMA kernel's three cases (dispatch.h): one round of strips at M <= 8 (s11 call 2); too few
 // strips of 16, K split over the largest cluster that keeps one round (576x7168: split 3); well over a
 // round of strips of 32 at M <= 4, M <= 8 where K <= 1536 (s14 calls 4 and 6), except the two shapes
