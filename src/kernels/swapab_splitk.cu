@@ -460,8 +460,8 @@ __device__ __forceinline__ void reduce_store(const float* red, const Params& p, 
 // takes beyond an even share, BLOCKFP8_DECODE_LEAD) would let the pushes land while rank 0 still
 // streams; measured, a lead of 2 gained 1.6 % more on 2112x7168 at M = 16 and lost on short slices
 // (3072x1536: 1.04x), so the default is none (s18 call 3).
-// Measured (s18 call 3, against the pulled sum): 0.957-0.98x at token tiles of 8 and 16 where it
-// applies (2112x7168, 4096x7168, 4608x7168, 6144x7168, 3072x1536), 1.01-1.13x at 32 tokens, where
+// Measured against the pulled sum, interleaved: 0.975-0.996x at M = 9-16 where it applies (2112x7168,
+// 3072x1536, 4096x7168, 4608x7168, 6144x7168; s18 call 4); 1.01-1.13x at 32 tokens (call 3), where
 // rank 0 takes twice the bytes in and every store: instantiated for 8 and 16 tokens only.
 //
 // A block is one warp's accumulators of one wgmma column group: 16 rows x 8 tokens, four floats a
