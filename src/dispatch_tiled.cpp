@@ -43,6 +43,15 @@ constexpr double kPairAlongMFactor = 0.95;
 // On the ninth session's unsettled sweep at M <= 1024 it picks as the old cost did (20 of 155 points
 // over 5 % either way).
 constexpr double kAverageRoundsWeight = 0.5;
+// A tile whose rows can fall in two 128-row b_scale blocks (every width but 64 and 128) costs this many
+// rows more: its promotion picks each column's scale from two, through one of 128 / step compiled
+// paths a k-block (promote_split in the kernel). Fitted (s18): on the forced sweeps at M <= 512 (s9
+// call 6, widths on single CTAs) 128-row tiles beat the 96-112 rows the old cost picked by 3-10 % at
+// 17 points, and 16-17 rows moves those picks to 128 (points over 5 % from the best width: 21 -> 11
+// of 217) without changing any pick of the settled sweeps at M >= 1024 (s15 calls 3-4; from 18 rows
+// it turns 4096xK at M >= 2048 to 128-row tiles, 1.07x slower). On N = 7168 at M = 256-512 (s18 call
+// 10, pairs along M) 128 rows took 0.86-0.98x the 112 rows' time at 7 of 8 points.
+constexpr double kStraddleRows = 17.0;
 constexpr double kThreeScaleBlocksFactor = 1.08;
 // Split-K (a cluster of CTAs on one tile, each a share of K, summed through distributed shared
 // memory): what parking, the cluster barriers and the remote sum cost, in k-blocks of the tile's
@@ -56,6 +65,11 @@ constexpr double kSplitReduceKBlocks = 4.0;
 constexpr double kSplitMargin = 1.15;
 
 int64_t ceil_div(int64_t a, int64_t b) { return (a + b - 1) / b; }
+
+// What one round of a weight_rows-wide tile costs, in rows (see kTileFixedRows, kStraddleRows).
+double tile_rows_cost(int weight_rows) {
+  return weight_rows + kTileFixedRows + (tiled_scale_step(weight_rows) < weight_rows ? kStraddleRows : 0.0);
+}
 
 }  // namespace
 
@@ -109,7 +123,7 @@ double tiled_cost(int64_t m, int64_t n, int weight_rows, TiledCluster c, const D
   const int64_t units = tiled_units(m, n, weight_rows, c);
   const int resident = tiled_resident(c, dev);
   const int64_t busiest = ceil_div(units, resident);  // tiled_rounds
-  double rounds = double(busiest), width = weight_rows + kTileFixedRows;
+  double rounds = double(busiest), width = tile_rows_cost(weight_rows);
   if (busiest > 1) {
     rounds = (1 - kAverageRoundsWeight) * rounds + kAverageRoundsWeight * double(units) / resident;
     if (tiled_scale_blocks(weight_rows) > 2) width *= kThreeScaleBlocksFactor;
@@ -172,7 +186,7 @@ bool tiled_split_fits(int64_t m, int64_t n, int64_t k, int weight_rows, int spli
 double tiled_split_cost(int64_t m, int64_t n, int64_t k, int weight_rows, int split, const DeviceInfo& dev) {
   if (!tiled_split_fits(m, n, k, weight_rows, split, tiled_max_stages(weight_rows, dev), dev)) return -1;
   const int64_t kb = k / 128;
-  return (weight_rows + kTileFixedRows) * (double(ceil_div(kb, split)) + kSplitReduceKBlocks) / double(kb);
+  return tile_rows_cost(weight_rows) * (double(ceil_div(kb, split)) + kSplitReduceKBlocks) / double(kb);
 }
 
 blockfp8_status_t check_tiled_config(blockfp8_config_t& cfg, int64_t m, int64_t n, int64_t k, const DeviceInfo& dev) {

@@ -119,8 +119,9 @@ TEST(DispatchTiled, ChoiceBalancesWaves) {
     for (int64_t m : {2048, 4096, 8192}) EXPECT_EQ(choose_tiled_config(m, n, 7168, d).weight_rows, 192) << n << " " << m;
   // The 176-row factor applies over several rounds only: in one round (7168 x 16384 at M = 384,
   // s9 call 6) 176 rows measured best, and the cost of a single round is unchanged.
-  EXPECT_DOUBLE_EQ(tiled_cost(128, 7168, 176, {1, 1}, d), 176.0 + 80.0);
-  EXPECT_GT(tiled_cost(4096, 7168, 176, {1, 1}, d), 10 * (176.0 + 80.0));  // 41 x 32 tiles: 9.94 rounds, x 1.08
+  // (+17: a 176-row tile's columns can fall in two b_scale blocks.)
+  EXPECT_DOUBLE_EQ(tiled_cost(128, 7168, 176, {1, 1}, d), 176.0 + 80.0 + 17.0);
+  EXPECT_GT(tiled_cost(4096, 7168, 176, {1, 1}, d), 10 * (176.0 + 80.0 + 17.0));  // 41 x 32 tiles: 9.94 rounds, x 1.08
   // M = 1024: 144-row tiles fill one wave (120 tiles), measured best (35.6 us; 192: 40.3, 128: 54.4,
   // s9 call 4).
   EXPECT_EQ(choose_tiled_config(1024, 2112, 7168, d).weight_rows, 144);
@@ -140,6 +141,20 @@ TEST(DispatchTiled, ChoiceBalancesWaves) {
     ASSERT_EQ(check_tiled_config(c, 128, 2112, 1536, d), BLOCKFP8_SUCCESS);
     if (c.split_k == 1) EXPECT_LT(c.weight_rows, 128);
   }
+}
+
+// Tiles whose rows can fall in two 128-row b_scale blocks pay kStraddleRows (s18): one round of
+// 128-row tiles beat 112 on the N = 7168 weights at M = 256-512 (0.86-0.98x at 7 of 8 points, s18
+// call 10; 3-8 % on single CTAs, s9 call 6), and the settled large-M picks stay (192 rows, above).
+TEST(DispatchTiled, OneRoundOf128RowTilesOnN7168) {
+  const DeviceInfo d = h200();
+  for (int64_t k : {512, 2048, 4096, 16384})
+    for (int64_t m : {256, 512}) EXPECT_EQ(choose_tiled_config(m, 7168, k, d).weight_rows, 128) << k << " " << m;
+  // Only widths that can straddle pay: 64 and 128 never do.
+  EXPECT_DOUBLE_EQ(tiled_cost(128, 7168, 128, {1, 1}, d), 128.0 + 80.0);
+  EXPECT_DOUBLE_EQ(tiled_cost(128, 7168, 64, {1, 1}, d), 64.0 + 80.0);
+  EXPECT_DOUBLE_EQ(tiled_cost(128, 7168, 112, {1, 1}, d), 112.0 + 80.0 + 17.0);
+  EXPECT_DOUBLE_EQ(tiled_cost(128, 7168, 192, {1, 1}, d), 192.0 + 80.0 + 17.0);
 }
 
 TEST(DispatchTiled, ChosenConfigsAreValidEverywhere) {
