@@ -50,7 +50,9 @@ constexpr double kAverageRoundsWeight = 0.5;
 // 17 points, and 16-17 rows moves those picks to 128 (points over 5 % from the best width: 21 -> 11
 // of 217) without changing any pick of the settled sweeps at M >= 1024 (s15 calls 3-4; from 18 rows
 // it turns 4096xK at M >= 2048 to 128-row tiles, 1.07x slower). On N = 7168 at M = 256-512 (s18 call
-// 10, pairs along M) 128 rows took 0.86-0.98x the 112 rows' time at 7 of 8 points.
+// 10, pairs along M) 128 rows took 0.86-0.98x the 112 rows' time at 7 of 8 points. Interleaved against
+// the old picks (s18 call 11): the 46 points it changes at M = 96-512 took 0.958x (geometric mean;
+// 0.894-1.067, the loss 7168x8192 at M = 96, where 64-row tiles replace a split of 112).
 constexpr double kStraddleRows = 17.0;
 constexpr double kThreeScaleBlocksFactor = 1.08;
 // Split-K (a cluster of CTAs on one tile, each a share of K, summed through distributed shared

@@ -54,6 +54,10 @@ def scale_blocks(rows):
     return 3 if rows - step > 128 else 2
 
 
+def straddles(rows):  # a tile's columns can fall in two 128-row b_scale blocks
+    return min(rows & -rows, 128) < rows
+
+
 def cost(m, n, rows, cm, cn, p):
     units = cdiv(cdiv(max(m, 1), 128), cm) * cdiv(cdiv(n, rows), cn)
     rounds = cdiv(units, MAX_CLUSTERS[cm * cn])
@@ -65,7 +69,7 @@ def cost(m, n, rows, cm, cn, p):
         shared = p["pair_m"] if m > 128 else 1.0  # a pair over one token tile has a CTA past M
     else:
         shared = (p["along_n1"] if m <= 128 else p["along_n"]) if cn > 1 else 1.0
-    return rounds * (rows + p["fixed"]) * width * shared
+    return rounds * (rows + p["fixed"] + (p["straddle"] if straddles(rows) else 0.0)) * width * shared
 
 
 def choose(m, n, p, clusters=((1, 1), (2, 1), (1, 2))):
@@ -91,7 +95,7 @@ def score(pts, p):
 
 # src/dispatch_tiled.cpp's constants (pairs along N past one token tile are not candidates there; a
 # factor of 1 with single CTAs first has the same effect here).
-CURRENT = {"fixed": 80.0, "three": 1.08, "avg": 0.5, "pair_m": 0.95, "along_n": 1.0, "along_n1": 0.90}
+CURRENT = {"fixed": 80.0, "three": 1.08, "avg": 0.5, "pair_m": 0.95, "along_n": 1.0, "along_n1": 0.90, "straddle": 17.0}
 
 
 def main():
