@@ -6,7 +6,9 @@
 // weight rows (16, 32 or 64; wgmma still computes 64, the rows past the tile are never stored) x a
 // token tile; each of the `split` CTAs of a cluster takes 1/split of K, and the cluster adds its
 // partial sums through distributed shared memory in rank order, so the result is bitwise
-// deterministic and needs no workspace. Shorter tiles spread a small weight over more SMs, but a
+// deterministic and needs no workspace: each rank reads its share of every rank's partial (the
+// pulled sum, reduce_store), or, at 8 and 16 tokens with one tile a cluster, the ranks push theirs
+// into rank 0, which adds them all (the owner's sum, owner_sum_store; the same bits). Shorter tiles spread a small weight over more SMs, but a
 // k-block's math costs about the same at any height (docs/decode-kernel-notes.md), so the
 // dispatcher takes them only where 64-row tiles would leave too many SMs idle.
 //
