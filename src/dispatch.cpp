@@ -40,6 +40,18 @@ int swapab_fused_stages(const blockfp8_config_t& cfg, int64_t m, int64_t n, int6
   return stages >= swapab_min_stages(cfg.token_tile, 2) ? stages : 0;
 }
 
+bool swapab_owner_sum_ok(const blockfp8_config_t& cfg, int kb_total, int lead) {
+  if (cfg.warpgroups != 2 || cfg.token_tile > kSwapabOwnerSumMaxTokenTile || lead < 0 ||
+      (cfg.flags & BLOCKFP8_FLAG_BATCH_INVARIANT) || !swapab_owner_sum_fits(cfg.split_k, cfg.weight_rows) ||
+      cfg.stage_kblocks < 1)
+    return false;
+  for (int r = 0; r < cfg.split_k; ++r) {
+    const int count = swapab_slice_begin(kb_total, cfg.split_k, lead, r + 1) - swapab_slice_begin(kb_total, cfg.split_k, lead, r);
+    if (count < cfg.warpgroups * cfg.stage_kblocks) return false;
+  }
+  return true;
+}
+
 int swapab_min_stages(int token_tile, int warpgroups) {
   const int tokens = swapab_wg_tokens(token_tile, warpgroups);
   if (tokens > kSwapabMaxPipelinedTokenTile) return 1;

@@ -88,6 +88,15 @@ constexpr int swapab_kb_slice(int kb_total, int split_k, int lead = 0) {
 constexpr bool swapab_owner_sum_fits(int split_k, int weight_rows) {
   return split_k >= 2 && (split_k - 1) * weight_rows <= 2 * kSwapabRedPitch - 8;
 }
+// The owner's sum serves token tiles up to this wide, on two warpgroups: at 32 tokens it measured
+// 1.01-1.13x the pulled sum's time (s18 call 3), rank 0 taking every pushed byte and every store.
+constexpr int kSwapabOwnerSumMaxTokenTile = 16;
+// Whether the owner's sum may serve cfg (a decode configuration with its defaults filled in) over
+// kb_total k-blocks with this lead: a token tile it serves, ranks whose pushes fit rank 0's reduction
+// buffers, every rank keeping a stage for each warpgroup (each adds its partial through its last
+// one), and not BLOCKFP8_FLAG_BATCH_INVARIANT (whether a grid is one round depends on M). The launcher
+// adds what needs the device: every cluster resident at once, so that each has one tile.
+bool swapab_owner_sum_ok(const blockfp8_config_t& cfg, int kb_total, int lead);
 // Shared memory of the decode kernel's CTA: the stage ring, two reduction buffers, the scales of two
 // tiles' K slices, the barriers, and the rows wgmma reads past a short weight tile.
 int swapab_smem_bytes(int token_tile, int weight_rows, int kblocks, int stages, int kb_slice);

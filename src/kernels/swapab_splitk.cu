@@ -473,7 +473,7 @@ __device__ __forceinline__ void reduce_store(const float* red, const Params& p, 
 // Rank r's block (warp, j) lands in rank 0's inbox at [r - 1][warp][j], and rank 0 adds the ranks in
 // order: the pulled sum's order (each rank's warpgroups, then the ranks), so C is deterministic.
 template <int TN, int W>
-constexpr bool kOwnerSum = W == 2 && TN <= 16;
+constexpr bool kOwnerSum = W == 2 && TN <= kSwapabOwnerSumMaxTokenTile;
 
 template <int TN>
 __device__ __forceinline__ void owner_sum_store(const float (&acc)[TN / 2], float* exchange0, float* exchange1,
@@ -829,10 +829,8 @@ int capped_smem(int smem, const DeviceInfo& dev) {
   return smem;
 }
 
-// Whether the owner's sum runs, and with what lead (Params::lead). Taken where every cluster has one
-// tile (the inbox serves one), two or more ranks push into rank 0's reduction buffers
-// (swapab_owner_sum_fits), and every rank keeps a stage for each warpgroup (each adds its partial
-// through its last one); not for BLOCKFP8_FLAG_BATCH_INVARIANT (which rounds there are depends on M).
+// Whether the owner's sum runs, and with what lead (Params::lead): where swapab_owner_sum_ok allows
+// it, its footprint fits, and every cluster has one tile (the inbox serves one).
 // BLOCKFP8_DECODE_LEAD (diagnostic): the lead, default 0; negative: the pulled sum everywhere. With
 // no lead C is bitwise the pulled sum's; with one, K is sliced differently, so the fused kernel and
 // the two-launch path agree bitwise only where both take it.
@@ -844,12 +842,7 @@ bool owner_sum_lead(const Problem& p, const blockfp8_config_t& cfg, const Device
   } else {
     static const int lead = env_int("BLOCKFP8_DECODE_LEAD", 0);
     const int kb_total = int(p.k / 128), split = cfg.split_k;
-    if (lead < 0 || (cfg.flags & BLOCKFP8_FLAG_BATCH_INVARIANT) || !swapab_owner_sum_fits(split, cfg.weight_rows))
-      return false;
-    for (int r = 0; r < split; ++r)
-      if (swapab_slice_begin(kb_total, split, lead, r + 1) - swapab_slice_begin(kb_total, split, lead, r) <
-          W * cfg.stage_kblocks)
-        return false;
+    if (!swapab_owner_sum_ok(cfg, kb_total, lead)) return false;
     const int smem = smem_of(swapab_kb_slice(kb_total, split, lead));
     if (smem > dev.smem_per_block_optin || prepare<TN, W, kFused, true>(smem) != cudaSuccess) return false;
     const int64_t tiles = (p.n + cfg.weight_rows - 1) / cfg.weight_rows * ((p.m + TN - 1) / TN);

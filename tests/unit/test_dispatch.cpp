@@ -138,6 +138,33 @@ TEST(Dispatch, SplitKSlicesTileK) {
   EXPECT_FALSE(swapab_owner_sum_fits(1, 64));
 }
 
+// Where the owner's sum may run (the device's part, one round of clusters, is the launcher's).
+TEST(Dispatch, OwnerSumRules) {
+  auto cfg = [](int tokens, int rows, int split, int kblocks) {
+    blockfp8_config_t c{};
+    c.kernel = BLOCKFP8_KERNEL_SWAPAB_SPLITK, c.token_tile = tokens, c.weight_rows = rows;
+    c.split_k = split, c.stage_kblocks = kblocks, c.warpgroups = 2;
+    return c;
+  };
+  EXPECT_TRUE(swapab_owner_sum_ok(cfg(16, 64, 3, 2), 56, 0));  // 2112x7168 at M = 9-16
+  EXPECT_TRUE(swapab_owner_sum_ok(cfg(8, 64, 3, 1), 56, 0));
+  EXPECT_FALSE(swapab_owner_sum_ok(cfg(32, 64, 3, 2), 56, 0));  // 32 tokens: measured slower
+  EXPECT_FALSE(swapab_owner_sum_ok(cfg(16, 64, 4, 2), 56, 0));  // three ranks of 64 rows overfill the inbox
+  EXPECT_TRUE(swapab_owner_sum_ok(cfg(16, 32, 5, 1), 56, 0));
+  EXPECT_FALSE(swapab_owner_sum_ok(cfg(16, 64, 1, 2), 56, 0));  // no split, nothing to sum
+  EXPECT_FALSE(swapab_owner_sum_ok(cfg(16, 64, 3, 2), 56, -1));  // BLOCKFP8_DECODE_LEAD < 0: pulled sum
+  blockfp8_config_t one = cfg(16, 64, 3, 2);
+  one.warpgroups = 1;
+  EXPECT_FALSE(swapab_owner_sum_ok(one, 56, 0));
+  blockfp8_config_t inv = cfg(16, 64, 3, 2);
+  inv.flags = BLOCKFP8_FLAG_BATCH_INVARIANT;
+  EXPECT_FALSE(swapab_owner_sum_ok(inv, 56, 0));
+  // Every rank keeps a stage for each warpgroup: 2 x 2 k-blocks. 3 ranks of 12 k-blocks: 4 each.
+  EXPECT_TRUE(swapab_owner_sum_ok(cfg(16, 64, 3, 2), 12, 0));
+  EXPECT_FALSE(swapab_owner_sum_ok(cfg(16, 64, 3, 2), 11, 0));
+  EXPECT_FALSE(swapab_owner_sum_ok(cfg(16, 64, 3, 2), 12, 2));  // the lead leaves ranks 1-2 three each
+}
+
 // The warp-MMA kernel's three cases (dispatch.h): one round of strips at M <= 8 (s11 call 2); too few
 // strips of 16, K split over the largest cluster that keeps one round (576x7168: split 3); well over a
 // round of strips of 32 at M <= 4, M <= 8 where K <= 1536 (s14 calls 4 and 6), except the two shapes
