@@ -46,8 +46,8 @@ bool swapab_owner_sum_ok(const blockfp8_config_t& cfg, int kb_total, int lead) {
       cfg.stage_kblocks < 1)
     return false;
   for (int r = 0; r < cfg.split_k; ++r) {
-    const int count = swapab_slice_begin(kb_total, cfg.split_k, lead, r + 1) - swapab_slice_begin(kb_total, cfg.split_k, lead, r);
-    if (count < cfg.warpgroups * cfg.stage_kblocks) return false;
+    const int begin = swapab_slice_begin(kb_total, cfg.split_k, lead, r);
+    if (swapab_slice_begin(kb_total, cfg.split_k, lead, r + 1) - begin < cfg.warpgroups * cfg.stage_kblocks) return false;
   }
   return true;
 }

@@ -49,13 +49,16 @@ def cdiv(a, b):
     return -(-a // b)
 
 
+def scale_step(rows):  # src/dispatch_tiled.h's tiled_scale_step
+    return min(rows & -rows, 128)
+
+
 def scale_blocks(rows):
-    step = min(rows & -rows, 128)
-    return 3 if rows - step > 128 else 2
+    return 3 if rows - scale_step(rows) > 128 else 2
 
 
 def straddles(rows):  # a tile's columns can fall in two 128-row b_scale blocks
-    return min(rows & -rows, 128) < rows
+    return scale_step(rows) < rows
 
 
 def cost(m, n, rows, cm, cn, p):

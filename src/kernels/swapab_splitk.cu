@@ -8,9 +8,10 @@
 // partial sums through distributed shared memory in rank order, so the result is bitwise
 // deterministic and needs no workspace: each rank reads its share of every rank's partial (the
 // pulled sum, reduce_store), or, at 8 and 16 tokens with one tile a cluster, the ranks push theirs
-// into rank 0, which adds them all (the owner's sum, owner_sum_store; the same bits). Shorter tiles spread a small weight over more SMs, but a
-// k-block's math costs about the same at any height (docs/decode-kernel-notes.md), so the
-// dispatcher takes them only where 64-row tiles would leave too many SMs idle.
+// into rank 0, which adds them all (the owner's sum, owner_sum_store; the same bits). Shorter tiles
+// spread a small weight over more SMs, but a k-block's math costs about the same at any height
+// (docs/decode-kernel-notes.md), so the dispatcher takes them only where 64-row tiles would leave too
+// many SMs idle.
 //
 // The grid is as many clusters as the device holds at once; each walks tiles `clusters` apart, and
 // the producer streams the next tile's k-blocks while the math warps reduce the current one, so the
@@ -363,12 +364,13 @@ struct KSlice {
 };
 template <bool kOwner>
 __device__ __forceinline__ KSlice k_slice(const Params& p, int rank) {
-  if (!kOwner) {
-    const int begin = rank * p.kb_total / p.split;
-    return {begin, (rank + 1) * p.kb_total / p.split - begin};
+  if constexpr (!kOwner) {  // even shares: the lead's terms fold away
+    const int begin = swapab_slice_begin(p.kb_total, p.split, 0, rank);
+    return {begin, swapab_slice_begin(p.kb_total, p.split, 0, rank + 1) - begin};
+  } else {
+    const int begin = swapab_slice_begin(p.kb_total, p.split, p.lead, rank);
+    return {begin, swapab_slice_begin(p.kb_total, p.split, p.lead, rank + 1) - begin};
   }
-  const int begin = swapab_slice_begin(p.kb_total, p.split, p.lead, rank);
-  return {begin, swapab_slice_begin(p.kb_total, p.split, p.lead, rank + 1) - begin};
 }
 
 struct TileOrigin {
@@ -483,12 +485,13 @@ __device__ __forceinline__ void owner_sum_store(const float (&acc)[TN / 2], floa
   constexpr int G = TN / 8;  // column groups
   const int wg = tid / 128, warp = (tid / 32) % 4, lane = tid % 32;
   const bool live = 16 * warp < p.rows;  // warps whose 16 rows lie past the tile hold nothing
-  auto block = [&](const float* base, int j) -> float* { return const_cast<float*>(base) + (warp * G + j) * 128 + lane * 4; };
+  auto block = [&](float* base, int j) { return base + (warp * G + j) * 128 + lane * 4; };
   if (live) {
     float* mine = wg == 0 ? exchange0 : exchange1;
 #pragma unroll
     for (int j = 0; j < G; ++j)
-      *reinterpret_cast<float4*>(block(mine, j)) = make_float4(acc[4 * j + 0], acc[4 * j + 1], acc[4 * j + 2], acc[4 * j + 3]);
+      *reinterpret_cast<float4*>(block(mine, j)) =
+          make_float4(acc[4 * j + 0], acc[4 * j + 1], acc[4 * j + 2], acc[4 * j + 3]);
   }
   ptx::named_barrier(1, 128 * W);
   if (!live) return;
@@ -577,7 +580,6 @@ __global__ void __launch_bounds__(kCtaThreads<W>, 1) __maxnreg__((kMaxRegs<TN, W
   const int stages_per_tile = (kb_count + p.kblocks - 1) / p.kblocks;
   const int kb_slice = swapab_kb_slice(p.kb_total, p.split, kOwner ? p.lead : 0);
   static_assert(!kOwner || kOwnerSum<TN, W>, "the owner's sum takes two warpgroups alternating stages");
-  constexpr bool owner_sum = kOwner;
   uint8_t* resident = smem + stages * stage_bytes;  // fused only: kb_slice token tiles
   float* red = reinterpret_cast<float*>(resident + (kFused ? kb_slice * TN * kKBlockBytes : 0));
   float* scales = red + 2 * L::kRedFloats;
@@ -597,7 +599,7 @@ __global__ void __launch_bounds__(kCtaThreads<W>, 1) __maxnreg__((kMaxRegs<TN, W
       ptx::mbar_init(&full[s], 1);     // the producer's arrive.expect_tx; the TMA bytes do the rest
       ptx::mbar_init(&empty[s], kSplitTokens<TN, W> ? kConsumers : 128);  // every thread that reads the stage
     }
-    if (owner_sum) ptx::mbar_init(inbox_full, 1);  // rank 0's arrive.expect_tx; the pushed bytes do the rest
+    if (kOwner) ptx::mbar_init(inbox_full, 1);  // rank 0's arrive.expect_tx; the pushed bytes do the rest
     ptx::fence_barrier_init();
   }
   __syncthreads();
@@ -610,7 +612,7 @@ __global__ void __launch_bounds__(kCtaThreads<W>, 1) __maxnreg__((kMaxRegs<TN, W
   // pushing ranks wait on it before their first st.async); its second keeps rank 0 alive until its
   // inbox is complete, so no pushed byte is still in flight when a CTA exits. Relaxed:
   // fence_barrier_init released the initialisation at cluster scope.
-  if (owner_sum) ptx::cluster_arrive_relaxed();
+  if (kOwner) ptx::cluster_arrive_relaxed();
 
   // Per tile, every thread of the cluster arrives on the cluster barrier once (the producer as soon
   // as it has issued the tile's loads, the math warps once their partial tile is parked) and waits
@@ -666,7 +668,7 @@ __global__ void __launch_bounds__(kCtaThreads<W>, 1) __maxnreg__((kMaxRegs<TN, W
       }
       __syncwarp();
       BLOCKFP8_MARK(2, lane == 0 && first);  // the first tile's loads are issued
-      if (!owner_sum) {
+      if (!kOwner) {
         if (!first) ptx::cluster_wait();  // the previous tile's barrier: at most one tile ahead
         ptx::cluster_arrive();
       }
@@ -691,7 +693,7 @@ __global__ void __launch_bounds__(kCtaThreads<W>, 1) __maxnreg__((kMaxRegs<TN, W
         } else {
           load_scales<TN>(tile_scales, p, o.m0, o.n0, kb_begin, kb_count, tid, kConsumers);
         }
-        if (owner_sum && rank == 0 && tid == 0)  // every other rank's blocks
+        if (kOwner && rank == 0 && tid == 0)  // every other rank's blocks
           ptx::mbar_arrive_expect_tx(inbox_full, uint32_t((p.split - 1) * p.rows * TN * 4));
       }
       ptx::named_barrier(2, kConsumers);  // this tile's scales (and fused: tokens) are in shared memory
@@ -835,19 +837,16 @@ int capped_smem(int smem, const DeviceInfo& dev) {
 // no lead C is bitwise the pulled sum's; with one, K is sliced differently, so the fused kernel and
 // the two-launch path agree bitwise only where both take it.
 template <int TN, int W, bool kFused, typename SmemOf>
-bool owner_sum_lead(const Problem& p, const blockfp8_config_t& cfg, const DeviceInfo& dev, SmemOf smem_of,
-                    int* lead_out) {
+bool owner_sum_lead(Params& prm, const blockfp8_config_t& cfg, const DeviceInfo& dev, SmemOf smem_of) {
   if constexpr (!kOwnerSum<TN, W>) {
     return false;
   } else {
     static const int lead = env_int("BLOCKFP8_DECODE_LEAD", 0);
-    const int kb_total = int(p.k / 128), split = cfg.split_k;
-    if (!swapab_owner_sum_ok(cfg, kb_total, lead)) return false;
-    const int smem = smem_of(swapab_kb_slice(kb_total, split, lead));
+    if (!swapab_owner_sum_ok(cfg, prm.kb_total, lead)) return false;
+    const int smem = smem_of(swapab_kb_slice(prm.kb_total, prm.split, lead));
     if (smem > dev.smem_per_block_optin || prepare<TN, W, kFused, true>(smem) != cudaSuccess) return false;
-    const int64_t tiles = (p.n + cfg.weight_rows - 1) / cfg.weight_rows * ((p.m + TN - 1) / TN);
-    if (tiles > resident_clusters<TN, W, kFused, true>(dev.ordinal, split, smem)) return false;
-    *lead_out = lead;
+    if (prm.tiles > resident_clusters<TN, W, kFused, true>(dev.ordinal, prm.split, smem)) return false;
+    prm.lead = lead;
     return true;
   }
 }
@@ -858,7 +857,7 @@ blockfp8_status_t launch(const Problem& p, const blockfp8_config_t& cfg, const D
     return capped_smem<TN, W>(swapab_smem_bytes(TN, cfg.weight_rows, cfg.stage_kblocks, cfg.stages, kb_slice), dev);
   };
   Params prm = make_params(p, cfg, cfg.stages);
-  const bool owner = owner_sum_lead<TN, W, false>(p, cfg, dev, smem_of, &prm.lead);
+  const bool owner = owner_sum_lead<TN, W, false>(prm, cfg, dev, smem_of);
   const int smem = smem_of(swapab_kb_slice(prm.kb_total, prm.split, prm.lead));
   CUtensorMap map_a, map_b;
   if (!cached_tile_map(&map_a, operand_map(p.a, p.m, p.k, p.lda, TN, cfg.stage_kblocks)) ||
@@ -876,7 +875,7 @@ blockfp8_status_t launch_fused(const Problem& p, const FusedA& x, const blockfp8
     return swapab_fused_smem_bytes(TN, cfg.weight_rows, cfg.stage_kblocks, stages, kb_slice);
   };
   Params prm = make_params(p, cfg, stages);
-  const bool owner = owner_sum_lead<TN, 2, true>(p, cfg, dev, smem_of, &prm.lead);
+  const bool owner = owner_sum_lead<TN, 2, true>(prm, cfg, dev, smem_of);
   const int smem = smem_of(swapab_kb_slice(prm.kb_total, prm.split, prm.lead));
   CUtensorMap map_b;
   if (!cached_tile_map(&map_b, operand_map(p.b, p.n, p.k, p.ldb, cfg.weight_rows, cfg.stage_kblocks)))
