@@ -97,6 +97,15 @@ constexpr int kSwapabOwnerSumMaxTokenTile = 16;
 // one), and not BLOCKFP8_FLAG_BATCH_INVARIANT (whether a grid is one round depends on M). The launcher
 // adds what needs the device: every cluster resident at once, so that each has one tile.
 bool swapab_owner_sum_ok(const blockfp8_config_t& cfg, int kb_total, int lead);
+// Token tiles from this wide load only the live rows of a lone token tile (tail boxes): TMA's zero fill
+// of rows past M cost a 64-token tile up to 1.5x (s19 call 5); at 32 tokens tail boxes did not pay.
+constexpr int kSwapabMinTailTokenTile = 64;
+// Rows of the decode kernel's token boxes for m tokens: m where one token tile holds them all and a
+// stage is one k-block (a 3-D box packs its k-blocks at its own row count, where the kernel expects
+// token_tile), else token_tile.
+constexpr int swapab_token_box_rows(int token_tile, int64_t m, int stage_kblocks) {
+  return token_tile >= kSwapabMinTailTokenTile && m < token_tile && stage_kblocks == 1 ? int(m) : token_tile;
+}
 // Shared memory of the decode kernel's CTA: the stage ring, two reduction buffers, the scales of two
 // tiles' K slices, the barriers, and the rows wgmma reads past a short weight tile.
 int swapab_smem_bytes(int token_tile, int weight_rows, int kblocks, int stages, int kb_slice);

@@ -74,6 +74,10 @@ struct Params {
   // The owner's sum (kOwner instances; owner_sum_store): k-blocks rank 0 takes beyond an even share
   // (swapab_slice_begin). Last, so that the other fields keep their offsets.
   int lead;
+  // Rows of each token box: TN, or M for kTailTokens instances with one-k-block stages where one token
+  // tile holds every token. The rows past M then hold whatever the stage held before; their
+  // accumulator columns are never stored.
+  int token_rows;
 };
 
 // Shared-memory layout of one CTA, from a 1024-byte aligned base (128-byte swizzle atoms need it):
@@ -125,6 +129,16 @@ template <int TN, int W>
 constexpr int kWgTokens = swapab_wg_tokens(TN, W);
 template <int TN, int W>
 constexpr bool kSplitTokens = kWgTokens<TN, W> < TN;
+
+// Token boxes that stop at row M where one token tile holds every token (Params::token_rows), instead
+// of TN rows with TMA filling the rest with zeros. The fill is not free: a forced 64-token tile took
+// 67.7 us at M = 1 on 7168x16384 with it and 45.0 without (0.66-0.94x on three weights at M = 1-32,
+// s19 call 5), and the old time fell as M grew. As dispatched (call 8): 0.86-0.97x at M = 33 on six
+// of nine weights, 0.95-0.98x at M = 40 on three, 0.96-0.97x at M = 96-100 (128 tokens, 576x7168),
+// 0.99-1.01x elsewhere. At 32 tokens the tail boxes measured 0.96-1.03x, so narrower tiles keep full
+// boxes (and their SASS).
+template <int TN, bool kFused>
+constexpr bool kTailTokens = TN >= kSwapabMinTailTokenTile && !kFused;
 
 // One consumer warpgroup's share of a tile's K slice: stages wg, wg + W, wg + 2W, ... of it, every
 // k-block of each (split tokens: every stage, for its tokens tok0 .. tok0 + TW - 1). The wgmma of the
@@ -570,6 +584,8 @@ __global__ void __launch_bounds__(kCtaThreads<W>, 1) __maxnreg__((kMaxRegs<TN, W
   const int stages = p.stages;
   using S = StageLayout<TN, kFused>;
   const int stage_bytes = S::bytes(p.kblocks, p.rows);
+  // What TMA delivers into a stage: every box in full, out-of-bounds parts included.
+  const int stage_tx = kTailTokens<TN, kFused> ? p.kblocks * (p.rows + p.token_rows) * kKBlockBytes : stage_bytes;
   const int tid = threadIdx.x;
   const int warp = tid / 32, lane = tid % 32;
   const int rank = blockIdx.x % p.split;  // == %cluster_ctarank: the cluster spans consecutive x
@@ -636,7 +652,7 @@ __global__ void __launch_bounds__(kCtaThreads<W>, 1) __maxnreg__((kMaxRegs<TN, W
     if (lane == 0) {
       const TileOrigin o = tile_origin(p, cluster, TN);
       for (int q = 0; q < prefetched; ++q) {
-        ptx::mbar_arrive_expect_tx(&full[q], stage_bytes);  // tokens included
+        ptx::mbar_arrive_expect_tx(&full[q], stage_tx);  // tokens included
         load_weight(q, kb_begin + q * p.kblocks, o);
       }
     }
@@ -655,7 +671,7 @@ __global__ void __launch_bounds__(kCtaThreads<W>, 1) __maxnreg__((kMaxRegs<TN, W
           const bool weight_sent = first && q < prefetched;
           if (!weight_sent) {
             // Full boxes, out-of-bounds parts included.
-            ptx::mbar_arrive_expect_tx(&full[pos.slot], stage_bytes);
+            ptx::mbar_arrive_expect_tx(&full[pos.slot], stage_tx);
             load_weight(pos.slot, kb, o);
           }
           if constexpr (!kFused) {  // the token tiles
@@ -857,10 +873,15 @@ blockfp8_status_t launch(const Problem& p, const blockfp8_config_t& cfg, const D
     return capped_smem<TN, W>(swapab_smem_bytes(TN, cfg.weight_rows, cfg.stage_kblocks, cfg.stages, kb_slice), dev);
   };
   Params prm = make_params(p, cfg, cfg.stages);
+  // Tail boxes only where a stage is one k-block (what the dispatcher takes for 64 and 128 tokens): a
+  // 3-D box packs its k-blocks token_rows rows apart, where the consumers find each tile TN rows apart
+  // (S::tokens). A producer branch issuing a 2-D box a k-block there, never taken in the benchmark,
+  // still made the one-k-block launches 1.02-1.07x slower at M = 40-63 (s19 call 7 against call 8).
+  prm.token_rows = swapab_token_box_rows(TN, p.m, cfg.stage_kblocks);
   const bool owner = owner_sum_lead<TN, W, false>(prm, cfg, dev, smem_of);
   const int smem = smem_of(swapab_kb_slice(prm.kb_total, prm.split, prm.lead));
   CUtensorMap map_a, map_b;
-  if (!cached_tile_map(&map_a, operand_map(p.a, p.m, p.k, p.lda, TN, cfg.stage_kblocks)) ||
+  if (!cached_tile_map(&map_a, operand_map(p.a, p.m, p.k, p.lda, prm.token_rows, cfg.stage_kblocks)) ||
       !cached_tile_map(&map_b, operand_map(p.b, p.n, p.k, p.ldb, cfg.weight_rows, cfg.stage_kblocks)))
     return BLOCKFP8_ERROR_CUDA;
   if constexpr (kOwnerSum<TN, W>)

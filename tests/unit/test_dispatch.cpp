@@ -139,6 +139,18 @@ TEST(Dispatch, SplitKSlicesTileK) {
 }
 
 // Where the owner's sum may run (the device's part, one round of clusters, is the launcher's).
+// Tail token boxes: only the live rows of a lone 64- or 128-token tile on one-k-block stages.
+TEST(Dispatch, TokenBoxRows) {
+  EXPECT_EQ(swapab_token_box_rows(64, 33, 1), 33);
+  EXPECT_EQ(swapab_token_box_rows(64, 1, 1), 1);
+  EXPECT_EQ(swapab_token_box_rows(128, 70, 1), 70);
+  EXPECT_EQ(swapab_token_box_rows(64, 64, 1), 64);    // every row live
+  EXPECT_EQ(swapab_token_box_rows(128, 130, 1), 128);  // two token tiles: full boxes
+  EXPECT_EQ(swapab_token_box_rows(64, 33, 2), 64);    // a 3-D box would pack k-blocks 33 rows apart
+  EXPECT_EQ(swapab_token_box_rows(32, 20, 1), 32);    // narrower tiles keep full boxes
+  EXPECT_EQ(swapab_token_box_rows(8, 1, 1), 8);
+}
+
 TEST(Dispatch, OwnerSumRules) {
   auto cfg = [](int tokens, int rows, int split, int kblocks) {
     blockfp8_config_t c{};
