@@ -617,8 +617,8 @@ TEST_F(ReliabilityTest, SanitizerSmoke) {
   const Determinism cases[] = {
       {spec(3, 200, 1024), kAuto},
       {spec(3, 200, 1024), with_rows(swapab(8, 2, 0, 2), 16, 4)},   // short tiles, 4-k-block boxes
-      {spec(40, 3000, 512), with_rows(swapab(64, 3, 4, 2), 16, 2)},  // shallow ring, 5 tiles a cluster; token boxes of 40 rows
-      {spec(70, 300, 1024), swapab(128, 2, 2, 2)},                   // split tokens, token boxes of 70 rows (6 for warpgroup 1)
+      {spec(40, 3000, 512), with_rows(swapab(64, 3, 4, 2), 16, 2)},  // shallow ring, 5 tiles a cluster, 40-row token boxes
+      {spec(70, 300, 1024), swapab(128, 2, 2, 2)},                   // split tokens, 70-row token boxes
       {spec(130, 100, 512), swapab(128, 2, 1, 1)},                   // widest tile, one stage
       {spec(200, 100, 512), swapab(128, 2, 2, 2)},                   // split tokens, shallowest ring, 2 tiles
       {spec(129, 100, 512), tiled},                                  // tiled: M and N tails

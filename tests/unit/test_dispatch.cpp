@@ -138,7 +138,6 @@ TEST(Dispatch, SplitKSlicesTileK) {
   EXPECT_FALSE(swapab_owner_sum_fits(1, 64));
 }
 
-// Where the owner's sum may run (the device's part, one round of clusters, is the launcher's).
 // Tail token boxes: only the live rows of a lone 64- or 128-token tile on one-k-block stages.
 TEST(Dispatch, TokenBoxRows) {
   EXPECT_EQ(swapab_token_box_rows(64, 33, 1), 33);
@@ -151,6 +150,7 @@ TEST(Dispatch, TokenBoxRows) {
   EXPECT_EQ(swapab_token_box_rows(8, 1, 1), 8);
 }
 
+// Where the owner's sum may run (the device's part, one round of clusters, is the launcher's).
 TEST(Dispatch, OwnerSumRules) {
   auto cfg = [](int tokens, int rows, int split, int kblocks) {
     blockfp8_config_t c{};
