@@ -7,6 +7,9 @@
 // to their own entry (clock64 at the SM clock).
 //   decode_timeline N K M [bf16a]      e.g. decode_timeline 2112 7168 1
 //   decode_timeline N K floor          the streaming-floor kernel on the same N x K bytes
+// With TIMELINE_REPEATS=R it then times the call R more times and reports, per SM (%smid), how late its
+// CTA ended the math (the floor: its first pass) against the median CTA, averaged over the R calls,
+// and how often it was among the latest quarter: whether the same SMs are late from call to call.
 // bf16a: time blockfp8_gemm_bf16a from bf16 X (the fused kernel where it serves) instead of blockfp8_gemm.
 // floor: the benchmark's fastest ldg floor candidate (chosen here as the benchmark chooses), whose
 // marks are entry, thread 0's first pass of loads landed, exit: what the decode kernels' start costs
@@ -34,6 +37,7 @@ int read_tiled_timeline(unsigned long long* host, int ctas);    // tiled_gemm.cu
 }
 
 constexpr int kMarks = blockfp8::detail::kTimelineMarks, kMaxCtas = blockfp8::detail::kTimelineCtas;
+constexpr int kRow = blockfp8::detail::kTimelineRowWords;  // 2 x kMarks stamps, then the SM id
 const char* kMarkNames[kMarks] = {"entry",        "producer may load", "first tile's loads issued",
                                   "scales loaded", "math done (wg0)",   "all ranks parked",
                                   "stored",        "exit",              "first stage landed (wg0)",
@@ -121,30 +125,35 @@ int main(int argc, char** argv) try {
   const double per_call_us = floor_mode ? bench::time_graph(floor_call, order, 15, st).median_us
                                         : bench::time_graph(call, order, 15, st).median_us;
 
-  std::vector<unsigned long long> tl(size_t(kMaxCtas) * 2 * kMarks);
+  std::vector<unsigned long long> tl(size_t(kMaxCtas) * kRow);
   const bool warpmma = cfg.kernel == BLOCKFP8_KERNEL_WARP_MMA, tiled = cfg.kernel == BLOCKFP8_KERNEL_TILED;
-  const int got = floor_mode ? bench::read_floor_timeline(tl.data(), kMaxCtas)
-                  : warpmma  ? blockfp8::detail::read_warpmma_timeline(tl.data(), kMaxCtas)
-                  : tiled    ? blockfp8::detail::read_tiled_timeline(tl.data(), kMaxCtas)
-                             : blockfp8::detail::read_timeline(tl.data(), kMaxCtas);
   const char* const* names = floor_mode ? kFloorMarkNames : warpmma ? kWarpMmaMarkNames : tiled ? kTiledMarkNames : kMarkNames;
-  if (got <= 0) {
+  // The latest call's CTAs: a CTA recorded in it has an entry stamp newer than any stamp of earlier
+  // calls, so keep CTAs whose entry is within 50 us of the latest entry. t0: the first entry.
+  std::vector<int> ctas;
+  unsigned long long t0 = ~0ull;
+  auto read = [&]() {
+    const int got = floor_mode ? bench::read_floor_timeline(tl.data(), kMaxCtas)
+                    : warpmma  ? blockfp8::detail::read_warpmma_timeline(tl.data(), kMaxCtas)
+                    : tiled    ? blockfp8::detail::read_tiled_timeline(tl.data(), kMaxCtas)
+                               : blockfp8::detail::read_timeline(tl.data(), kMaxCtas);
+    ctas.clear();
+    t0 = ~0ull;
+    if (got <= 0) return false;
+    unsigned long long latest = 0;
+    for (int i = 0; i < got; ++i) latest = std::max(latest, tl[size_t(i) * kRow]);
+    for (int i = 0; i < got; ++i)
+      if (tl[size_t(i) * kRow] + 50000 > latest) ctas.push_back(i);
+    for (int i : ctas) t0 = std::min(t0, tl[size_t(i) * kRow]);
+    return true;
+  };
+  if (!read()) {
     std::printf("no timeline: is the library built with -DBLOCKFP8_TIMELINE=ON?\n");
     return 1;
   }
   int clock_khz;
   BENCH_CUDA(cudaDeviceGetAttribute(&clock_khz, cudaDevAttrClockRate, dev));
   const double ns_per_cycle = 1e6 / clock_khz;
-
-  // A CTA recorded in this call has an entry stamp newer than any stamp of earlier calls: keep CTAs
-  // whose entry is within 50 us of the latest entry.
-  unsigned long long latest = 0;
-  for (int i = 0; i < got; ++i) latest = std::max(latest, tl[size_t(i) * 2 * kMarks]);
-  std::vector<int> ctas;
-  for (int i = 0; i < got; ++i)
-    if (tl[size_t(i) * 2 * kMarks] + 50000 > latest) ctas.push_back(i);
-  unsigned long long t0 = ~0ull;
-  for (int i : ctas) t0 = std::min(t0, tl[size_t(i) * 2 * kMarks]);
 
   std::printf("decode_timeline N=%lld K=%lld M=%lld %s plan %s  %zu CTAs  cold %.2f us per call (median of 15)\n",
               (long long)n, (long long)k, (long long)m, bf16a ? "bf16a" : "fp8", name, ctas.size(), per_call_us);
@@ -154,7 +163,7 @@ int main(int argc, char** argv) try {
   for (int mk = 0; mk < kMarks; ++mk) {
     std::vector<double> g, own;
     for (int i : ctas) {
-      const unsigned long long* r = &tl[size_t(i) * 2 * kMarks];
+      const unsigned long long* r = &tl[size_t(i) * kRow];
       if (r[mk] == 0 || r[mk] < r[0]) continue;  // not reached in this call (e.g. a CTA without tiles)
       g.push_back(double(r[mk] - t0));
       own.push_back(double(int64_t(r[kMarks + mk] - r[kMarks])) * ns_per_cycle);
@@ -164,6 +173,50 @@ int main(int argc, char** argv) try {
     std::sort(own.begin(), own.end());
     std::printf("%-28s %8.0f %8.0f %8.0f   %8.0f %8.0f  (%zu CTAs)\n", names[mk], g.front(), g[g.size() / 2],
                 g.back(), own[own.size() / 2], own.back(), g.size());
+  }
+
+  // Late SMs over repeated calls: the mark where the math (the floor: its first pass) ends.
+  const char* repeats_env = std::getenv("TIMELINE_REPEATS");
+  const int repeats = repeats_env ? std::atoi(repeats_env) : 0;
+  if (repeats <= 0) return 0;
+  const int end_mark = floor_mode ? 1 : warpmma ? 5 : 4;
+  std::vector<double> late_sum(size_t(sm_count), 0.0);
+  std::vector<int> seen(size_t(sm_count), 0), in_last_quarter(size_t(sm_count), 0);
+  for (int rep = 0; rep < repeats; ++rep) {
+    if (floor_mode)
+      bench::time_graph(floor_call, order, 3, st);
+    else
+      bench::time_graph(call, order, 3, st);
+    if (!read()) return 1;
+    std::vector<std::pair<double, unsigned>> ends;  // (end - first entry, SM)
+    for (int i : ctas) {
+      const unsigned long long* r = &tl[size_t(i) * kRow];
+      if (r[end_mark] == 0 || r[end_mark] < r[0] || r[2 * kMarks] >= unsigned(sm_count)) continue;
+      ends.push_back({double(r[end_mark] - t0), unsigned(r[2 * kMarks])});
+    }
+    if (ends.empty()) continue;
+    std::sort(ends.begin(), ends.end());
+    const double median = ends[ends.size() / 2].first;
+    for (size_t j = 0; j < ends.size(); ++j) {
+      const unsigned sm = ends[j].second;
+      late_sum[sm] += ends[j].first - median, ++seen[sm];
+      if (4 * j >= 3 * ends.size()) ++in_last_quarter[sm];
+    }
+  }
+  std::vector<std::pair<double, int>> mean;  // (mean lateness, SM)
+  for (int sm = 0; sm < sm_count; ++sm)
+    if (seen[sm]) mean.push_back({late_sum[sm] / seen[sm], sm});
+  std::sort(mean.rbegin(), mean.rend());
+  std::printf("\n'%s' per SM over %d calls, ns after the median CTA (mean), and calls among the latest quarter:\n",
+              names[end_mark], repeats);
+  for (size_t j = 0; j < mean.size(); ++j) {
+    if (j == 12 && mean.size() > 16) {  // the latest 12 and the earliest 4
+      std::printf("  ...\n");
+      j = mean.size() - 4;
+    }
+    const int sm = mean[j].second;
+    std::printf("  SM %3d  %+7.0f ns  %d of %d calls in the latest quarter (%d CTAs seen)\n", sm, mean[j].first,
+                in_last_quarter[size_t(sm)], repeats, seen[size_t(sm)]);
   }
   return 0;
 } catch (const std::exception& e) {

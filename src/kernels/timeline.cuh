@@ -12,7 +12,10 @@
 namespace blockfp8::detail {
 
 constexpr int kTimelineCtas = 1024, kTimelineMarks = 11;
-using TimelineRows = unsigned long long[kTimelineCtas][2 * kTimelineMarks];
+// A CTA's row: kTimelineMarks globaltimer stamps, kTimelineMarks clock64 stamps, then the SM it ran on
+// (%smid, written with mark 0): which SMs are late, run after run.
+constexpr int kTimelineRowWords = 2 * kTimelineMarks + 1;
+using TimelineRows = unsigned long long[kTimelineCtas][kTimelineRowWords];
 
 #ifdef BLOCKFP8_TIMELINE
 __device__ __forceinline__ void timeline_mark(TimelineRows& rows, int i) {
@@ -20,7 +23,13 @@ __device__ __forceinline__ void timeline_mark(TimelineRows& rows, int i) {
   asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(g));
   const long long c = clock64();
   const unsigned cta = blockIdx.x + blockIdx.y * gridDim.x;
-  if (cta < kTimelineCtas) rows[cta][i] = g, rows[cta][kTimelineMarks + i] = c;
+  if (cta >= kTimelineCtas) return;
+  rows[cta][i] = g, rows[cta][kTimelineMarks + i] = c;
+  if (i == 0) {
+    unsigned sm;
+    asm volatile("mov.u32 %0, %%smid;" : "=r"(sm));
+    rows[cta][2 * kTimelineMarks] = sm;
+  }
 }
 #define BLOCKFP8_MARK(i, cond)               \
   do {                                        \
@@ -36,7 +45,7 @@ __device__ __forceinline__ void timeline_mark(TimelineRows& rows, int i) {
 // The first `ctas` CTAs' rows of `rows` (a kernel file's g_timeline) into `host`: CTAs copied, or -1.
 inline int copy_timeline(const TimelineRows& rows, unsigned long long* host, int ctas) {
   ctas = std::min(ctas, kTimelineCtas);
-  return cudaMemcpyFromSymbol(host, rows, sizeof(unsigned long long) * 2 * kTimelineMarks * ctas) == cudaSuccess
+  return cudaMemcpyFromSymbol(host, rows, sizeof(unsigned long long) * kTimelineRowWords * ctas) == cudaSuccess
              ? ctas
              : -1;
 }
