@@ -39,10 +39,12 @@ What to time (the floor, an empty kernel, cuBLASLt, the dispatcher's choice and,
   --no-constw        do not time blockfp8_constw (the default)
   --config NAME      also this forced configuration at every point, named as the JSON's configs are
                      (swapab_r64_t8_s3_w2_k2_p6, tiled_t128_r144_p5_c2x1, tiled_t128_r192_p0_c1x1_k3
-                     for K split over 3; a field 0 = the library's default; a tiled name without
-                     _cMxN takes the default cluster), as
+                     for K split over 3; a field 0 = the library's default where blockfp8_config_t
+                     has one (rows, warpgroups, stage k-blocks, stages; a decode split must be 1-8);
+                     a tiled name without _cMxN takes the default cluster), as
                      backend blockfp8:NAME, and with const weights as blockfp8_constw:NAME where
-                     blockfp8_constw runs (repeatable; skipped where the library refuses it)
+                     blockfp8_constw runs (repeatable; where the library refuses it, the point is
+                     skipped and a line on stderr says so, once a configuration)
   --config-rounds R  time the --config configurations R times each at every point, in a fresh shuffled
                      order per round, and report each one's median (cold_min_us, cold_max_us and graphs
                      in the JSON); no blockfp8_constw rows then

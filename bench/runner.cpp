@@ -8,6 +8,7 @@
 #include <map>
 #include <optional>
 #include <random>
+#include <set>
 
 #include "blockfp8/blockfp8.h"
 #include "check.h"
@@ -516,7 +517,15 @@ std::vector<Row> run_shape(Context& ctx, const Shape& shape, int index, int tota
       const blockfp8_config_t* cfg = forced ? &*forced : nullptr;
       if (forced) {  // a configuration the library cannot run here is skipped, not reported
         const blockfp8_status_t s = call_blockfp8(ops, 0, ops.c[0], N, BLOCKFP8_DTYPE_BF16, cfg, st);
-        if (s == BLOCKFP8_ERROR_INVALID_CONFIG) return std::nullopt;
+        if (s == BLOCKFP8_ERROR_INVALID_CONFIG) {
+          // Said once a configuration, so that a misspelt --config (a decode split of 0, say) does not
+          // pass for an empty result.
+          static std::set<std::string> said;
+          if (said.insert(config).second)
+            std::fprintf(stderr, "skipped: %s refused at M=%lld N=%lld K=%lld (%s); not said again\n",
+                         config.c_str(), (long long)m, (long long)N, (long long)K, blockfp8_status_string(s));
+          return std::nullopt;
+        }
         if (s != BLOCKFP8_SUCCESS) {
           r.error = std::string("blockfp8_gemm_ex: ") + blockfp8_status_string(s);
           return r;
