@@ -58,8 +58,8 @@ std::string plan_name(int64_t m, int64_t n, int64_t k) {
 blockfp8_status_t call_blockfp8(const Operands& ops, int c, void* out, int64_t ldc, blockfp8_dtype_t dtype,
                                 const blockfp8_config_t* cfg, cudaStream_t s) {
   const int64_t kb = ops.k_blocks();
-  return blockfp8_gemm_ex(ops.m, ops.n, ops.k, ops.a[c], ops.k, ops.a_scale[c], ops.sa_m, ops.sa_k, ops.b[c], ops.k,
-                          ops.b_scale[c], kb, 1, out, ldc, dtype, cfg, s);
+  return blockfp8_gemm_ex(ops.m, ops.n, ops.k, ops.a[c], ops.k, ops.a_scale[c], ops.sa_m, ops.sa_k, ops.b[c],
+                          ops.k, ops.b_scale[c], kb, 1, out, ldc, dtype, cfg, s);
 }
 
 int64_t next_pow2(int64_t v) {

@@ -873,10 +873,9 @@ blockfp8_status_t launch(const Problem& p, const blockfp8_config_t& cfg, const D
     return capped_smem<TN, W>(swapab_smem_bytes(TN, cfg.weight_rows, cfg.stage_kblocks, cfg.stages, kb_slice), dev);
   };
   Params prm = make_params(p, cfg, cfg.stages);
-  // Tail boxes only where a stage is one k-block (what the dispatcher takes for 64 and 128 tokens): a
-  // 3-D box packs its k-blocks token_rows rows apart, where the consumers find each tile TN rows apart
-  // (S::tokens). A producer branch issuing a 2-D box a k-block there, never taken in the benchmark,
-  // still made the one-k-block launches 1.02-1.07x slower at M = 40-63 (s19 call 7 against call 8).
+  // swapab_token_box_rows keeps full boxes on several-k-block stages. Not a 2-D box a k-block there
+  // instead: that producer branch, never taken in the benchmark, still made the one-k-block launches
+  // 1.02-1.07x slower at M = 40-63 (s19 call 7 against call 8).
   prm.token_rows = swapab_token_box_rows(TN, p.m, cfg.stage_kblocks);
   const bool owner = owner_sum_lead<TN, W, false>(prm, cfg, dev, smem_of);
   const int smem = smem_of(swapab_kb_slice(prm.kb_total, prm.split, prm.lead));
