@@ -78,6 +78,10 @@ struct Params {
   // tile holds every token. The rows past M then hold whatever the stage held before; their
   // accumulator columns are never stored.
   int token_rows;
+  // kTmaScales instances: the first tile's a_scales come by one TMA box ([TN][scale_box_kb] fp32 from
+  // row-major a_scale, tmap_sa) into the reduction buffers, which the math warps then lay out as
+  // load_scales does (scales_by_tma). 0: load_scales.
+  int scales_tma, scale_box_kb;
 };
 
 // Shared-memory layout of one CTA, from a 1024-byte aligned base (128-byte swizzle atoms need it):
@@ -139,6 +143,13 @@ constexpr bool kSplitTokens = kWgTokens<TN, W> < TN;
 // boxes (and their SASS).
 template <int TN, bool kFused>
 constexpr bool kTailTokens = TN >= kSwapabMinTailTokenTile && !kFused;
+
+// The first tile's a_scales by one TMA box where a slice needs several rounds of load_scales: at 32 tokens
+// and up, a long K slice's scales came 5.9-7.8 us after entry against 2.7 at 8 tokens, and the first
+// k-block waited for all of them (7168x16384, s19 call 12). More loads a thread in flight (call 13) and
+// 4-byte cp.async in two groups (call 14) did not pay. Built, not run on a GPU (wip/scale-tma).
+template <int TN, bool kFused>
+constexpr bool kTmaScales = TN >= 32 && !kFused;
 
 // One consumer warpgroup's share of a tile's K slice: stages wg, wg + W, wg + 2W, ... of it, every
 // k-block of each (split tokens: every stage, for its tokens tok0 .. tok0 + TW - 1). The wgmma of the
@@ -297,6 +308,17 @@ __device__ __forceinline__ void load_scales(float* scales, const Params& p, int 
     for (int u = 0; u < kBatch; ++u)
       if (slot[u] >= 0) scales[slot[u]] = v[u];
   }
+}
+
+// The first tile's a_scales from the TMA box that landed token-major in `staged` ([TN][box_kb], zeros
+// past M and past K) into load_scales' layout (k-block-major, TN + 4 floats a k-block). A warp a token
+// row at a time, its lanes along the k-blocks: conflict-free reads, no divisions.
+template <int TN>
+__device__ __forceinline__ void scales_from_box(float* scales, const float* staged, int box_kb, int kb_count,
+                                                int tid, int threads) {
+  const int warp = tid / 32, lane = tid % 32, warps = threads / 32;
+  for (int t = warp; t < TN; t += warps)
+    for (int j = lane; j < kb_count; j += 32) scales[j * Layout<TN>::kScalePitch + t] = staged[t * box_kb + j];
 }
 
 // The b_scale of each k-block of the K slice (the fused kernel's a_scales come from quantize_slice).
@@ -576,7 +598,7 @@ constexpr int kCtasPerSmCap = ((TN == 16 || TN == 8) && W == 2) ? 2 : 0;
 template <int TN, int W, bool kFused, bool kOwner>
 __global__ void __launch_bounds__(kCtaThreads<W>, 1) __maxnreg__((kMaxRegs<TN, W, kFused>))
     swapab_splitk_kernel(const __grid_constant__ CUtensorMap tmap_a, const __grid_constant__ CUtensorMap tmap_b,
-                         const Params p) {
+                         const Params p, const __grid_constant__ CUtensorMap tmap_sa) {
   using L = Layout<TN>;
   constexpr int kConsumers = 128 * W;
   extern __shared__ uint8_t smem_raw[];
@@ -602,6 +624,9 @@ __global__ void __launch_bounds__(kCtaThreads<W>, 1) __maxnreg__((kMaxRegs<TN, W
   uint64_t* full = reinterpret_cast<uint64_t*>(scales + 2 * kb_slice * L::kScalePitch);
   uint64_t* empty = full + stages;
   uint64_t* inbox_full = reinterpret_cast<uint64_t*>(scales) - 1;  // owner's sum: every rank's blocks landed
+  // scales_tma: the box lands in the reduction buffers (free until the first tile parks), its barrier in
+  // their last 8 bytes (the box stops short of them: scale_box_kb <= swapab_scale_box_max_kb).
+  uint64_t* scales_landed = reinterpret_cast<uint64_t*>(scales) - 1;
 
   BLOCKFP8_MARK(0, tid == 0);  // entry
   // The TMA descriptors first: their fetch overlaps the barrier set-up instead of delaying the first
@@ -616,6 +641,7 @@ __global__ void __launch_bounds__(kCtaThreads<W>, 1) __maxnreg__((kMaxRegs<TN, W
       ptx::mbar_init(&empty[s], kSplitTokens<TN, W> ? kConsumers : 128);  // every thread that reads the stage
     }
     if (kOwner) ptx::mbar_init(inbox_full, 1);  // rank 0's arrive.expect_tx; the pushed bytes do the rest
+    if (kTmaScales<TN, kFused> && p.scales_tma) ptx::mbar_init(scales_landed, 1);
     ptx::fence_barrier_init();
   }
   __syncthreads();
@@ -706,6 +732,14 @@ __global__ void __launch_bounds__(kCtaThreads<W>, 1) __maxnreg__((kMaxRegs<TN, W
           quantize_slice<TN>(resident, scales, scales + kb_slice * L::kScalePitch, p, kb_begin, kb_count, tid,
                              kConsumers);
           load_b_scales<TN>(tile_scales, p, o.n0, kb_begin, kb_count, tid, kConsumers);
+        } else if (kTmaScales<TN, kFused> && p.scales_tma) {
+          if (tid == 0) {
+            ptx::mbar_arrive_expect_tx(scales_landed, uint32_t(TN * p.scale_box_kb * 4));
+            ptx::tma_load_2d(red, &tmap_sa, scales_landed, kb_begin, o.m0, ptx::l2_evict_last());
+          }
+          load_b_scales<TN>(tile_scales, p, o.n0, kb_begin, kb_count, tid, kConsumers);
+          ptx::mbar_wait(scales_landed, 0);
+          scales_from_box<TN>(tile_scales, red, p.scale_box_kb, kb_count, tid, kConsumers);
         } else {
           load_scales<TN>(tile_scales, p, o.m0, o.n0, kb_begin, kb_count, tid, kConsumers);
         }
@@ -827,7 +861,7 @@ Params make_params(const Problem& p, const blockfp8_config_t& cfg, int stages) {
 // (several CTAs share an SM where the K slice is short), each walking the tiles `clusters` apart.
 // The dispatcher checked that at least one cluster fits.
 template <int TN, int W, bool kFused, bool kOwner>
-blockfp8_status_t enqueue(const CUtensorMap& map_a, const CUtensorMap& map_b, const Params& prm, int smem,
+blockfp8_status_t enqueue(const CUtensorMap& map_a, const CUtensorMap& map_b, const CUtensorMap& map_sa, const Params& prm, int smem,
                           const DeviceInfo& dev, cudaStream_t stream) {
   if (prepare<TN, W, kFused, kOwner>(smem) != cudaSuccess) return BLOCKFP8_ERROR_CUDA;
   const int resident = resident_clusters<TN, W, kFused, kOwner>(dev.ordinal, prm.split, smem);
@@ -835,7 +869,7 @@ blockfp8_status_t enqueue(const CUtensorMap& map_a, const CUtensorMap& map_b, co
   cudaLaunchAttribute attr[2];
   const cudaLaunchConfig_t lc =
       gemm_launch(attr, prm.split, dim3(unsigned(clusters * prm.split)), kCtaThreads<W>, smem, stream);
-  if (cudaLaunchKernelEx(&lc, swapab_splitk_kernel<TN, W, kFused, kOwner>, map_a, map_b, prm) != cudaSuccess)
+  if (cudaLaunchKernelEx(&lc, swapab_splitk_kernel<TN, W, kFused, kOwner>, map_a, map_b, prm, map_sa) != cudaSuccess)
     return BLOCKFP8_ERROR_CUDA;
   return BLOCKFP8_SUCCESS;
 }
@@ -867,6 +901,26 @@ bool owner_sum_lead(Params& prm, const blockfp8_config_t& cfg, const DeviceInfo&
   }
 }
 
+// kTmaScales: whether the first tile's a_scales come by one TMA box (Params::scales_tma), and its map:
+// row-major a_scales, a box ([TN][box_kb], box_kb the slice rounded up to 16 bytes) that fits the
+// reduction buffers short of their last 8 bytes (the box's barrier), a slice that needs more than one
+// round of load_scales (8 loads a thread), and a map the driver encodes (16-byte aligned base and rows).
+// BLOCKFP8_DECODE_SCALES_TMA=0 (diagnostic): load_scales everywhere.
+constexpr int kScaleBoxMaxKb = (2 * kRedPitch - 1) / 4 * 4;
+template <int TN, int W>
+void scales_by_tma(Params& prm, const Problem& p, CUtensorMap* map_sa) {
+  static const bool enabled = env_switch("BLOCKFP8_DECODE_SCALES_TMA", true);
+  const int kb_slice = swapab_kb_slice(prm.kb_total, prm.split, prm.lead);
+  const int box_kb = (kb_slice + 3) / 4 * 4;
+  if (!enabled || p.a_scale_stride_k != 1 || box_kb > kScaleBoxMaxKb || kb_slice * (TN + 1) <= 8 * 128 * W) return;
+  TileMapSpec s;
+  s.base = p.a_scale, s.type = CU_TENSOR_MAP_DATA_TYPE_FLOAT32, s.swizzle = CU_TENSOR_MAP_SWIZZLE_NONE;
+  s.rows = p.m, s.cols = p.k_blocks(), s.ld_bytes = p.a_scale_stride_m * 4;
+  s.box_cols = box_kb, s.box_rows = TN, s.box_kblocks = 1;
+  if (!cached_tile_map(map_sa, s)) return;
+  prm.scales_tma = 1, prm.scale_box_kb = box_kb;
+}
+
 template <int TN, int W>
 blockfp8_status_t launch(const Problem& p, const blockfp8_config_t& cfg, const DeviceInfo& dev, cudaStream_t stream) {
   auto smem_of = [&](int kb_slice) {
@@ -879,13 +933,15 @@ blockfp8_status_t launch(const Problem& p, const blockfp8_config_t& cfg, const D
   prm.token_rows = swapab_token_box_rows(TN, p.m, cfg.stage_kblocks);
   const bool owner = owner_sum_lead<TN, W, false>(prm, cfg, dev, smem_of);
   const int smem = smem_of(swapab_kb_slice(prm.kb_total, prm.split, prm.lead));
-  CUtensorMap map_a, map_b;
+  CUtensorMap map_a, map_b, map_sa;
   if (!cached_tile_map(&map_a, operand_map(p.a, p.m, p.k, p.lda, prm.token_rows, cfg.stage_kblocks)) ||
       !cached_tile_map(&map_b, operand_map(p.b, p.n, p.k, p.ldb, cfg.weight_rows, cfg.stage_kblocks)))
     return BLOCKFP8_ERROR_CUDA;
+  map_sa = map_b;  // the kernel reads tmap_sa only where scales_tma
+  if constexpr (kTmaScales<TN, false>) scales_by_tma<TN, W>(prm, p, &map_sa);
   if constexpr (kOwnerSum<TN, W>)
-    if (owner) return enqueue<TN, W, false, true>(map_a, map_b, prm, smem, dev, stream);
-  return enqueue<TN, W, false, false>(map_a, map_b, prm, smem, dev, stream);
+    if (owner) return enqueue<TN, W, false, true>(map_a, map_b, map_sa, prm, smem, dev, stream);
+  return enqueue<TN, W, false, false>(map_a, map_b, map_sa, prm, smem, dev, stream);
 }
 
 template <int TN>
@@ -903,8 +959,8 @@ blockfp8_status_t launch_fused(const Problem& p, const FusedA& x, const blockfp8
   prm.x = static_cast<const __nv_bfloat16*>(x.x), prm.ldx = x.ldx, prm.ue8m0 = x.fmt == BLOCKFP8_SCALE_UE8M0;
   // No A map: the kernel never reads it.
   if constexpr (kOwnerSum<TN, 2>)
-    if (owner) return enqueue<TN, 2, true, true>(map_b, map_b, prm, smem, dev, stream);
-  return enqueue<TN, 2, true, false>(map_b, map_b, prm, smem, dev, stream);
+    if (owner) return enqueue<TN, 2, true, true>(map_b, map_b, map_b, prm, smem, dev, stream);
+  return enqueue<TN, 2, true, false>(map_b, map_b, map_b, prm, smem, dev, stream);
 }
 
 template <int TN>

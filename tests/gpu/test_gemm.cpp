@@ -387,6 +387,20 @@ TEST_F(GemmTest, ForcedSwapabConfigs) {
   run_cases({with(33, 4097, 512, l), with(4, 7168, 7168, l), with(130, 100, 1024, l), with(1, 64, 512, l)}, variants);
 }
 
+// Long K slices at 32+ tokens, where the first tile's a_scales come by one TMA box (scales_by_tma) that
+// the math warps lay out as load_scales does: one tile a CTA (M = 33), several tiles a CTA and several
+// token tiles (M = 130 on 7168 rows: the later tiles' scales by load_scales), rows past M, a slice just
+// past one round of load_scales (split 2), and column-major a_scales (no box: load_scales).
+TEST_F(GemmTest, ForcedSwapabScalesByTma) {
+  Layout col;
+  col.a_scale = ScaleLayout::kColMajor;
+  std::vector<Variant> v;
+  for (int tile : {32, 64, 128})
+    for (int warpgroups : {0, 1}) v.push_back(forced(BLOCKFP8_KERNEL_SWAPAB_SPLITK, tile, 1, 0, warpgroups));
+  v.push_back(forced(BLOCKFP8_KERNEL_SWAPAB_SPLITK, 32, 2));
+  run_cases({with(33, 300, 16384, Layout{}), with(130, 7168, 9216, Layout{}), with(20, 300, 16384, col)}, v);
+}
+
 Variant warpmma(int32_t token_tile, int32_t weight_rows, int32_t kblocks, int32_t split_k = 1, int32_t warpgroups = 0) {
   blockfp8_config_t cfg{};
   cfg.kernel = BLOCKFP8_KERNEL_WARP_MMA, cfg.token_tile = token_tile, cfg.weight_rows = weight_rows;
