@@ -625,7 +625,7 @@ __global__ void __launch_bounds__(kCtaThreads<W>, 1) __maxnreg__((kMaxRegs<TN, W
   uint64_t* empty = full + stages;
   uint64_t* inbox_full = reinterpret_cast<uint64_t*>(scales) - 1;  // owner's sum: every rank's blocks landed
   // scales_tma: the box lands in the reduction buffers (free until the first tile parks), its barrier in
-  // their last 8 bytes (the box stops short of them: scale_box_kb <= swapab_scale_box_max_kb).
+  // their last 8 bytes (the box stops short of them: scale_box_kb <= kScaleBoxMaxKb).
   uint64_t* scales_landed = reinterpret_cast<uint64_t*>(scales) - 1;
 
   BLOCKFP8_MARK(0, tid == 0);  // entry
@@ -634,6 +634,7 @@ __global__ void __launch_bounds__(kCtaThreads<W>, 1) __maxnreg__((kMaxRegs<TN, W
   if (warp == kConsumers / 32 && lane == 0) {
     if (!kFused) ptx::prefetch_tensormap(&tmap_a);
     ptx::prefetch_tensormap(&tmap_b);
+    if (kTmaScales<TN, kFused> && p.scales_tma) ptx::prefetch_tensormap(&tmap_sa);
   }
   if (tid == 0) {
     for (int s = 0; s < stages; ++s) {
@@ -861,15 +862,16 @@ Params make_params(const Problem& p, const blockfp8_config_t& cfg, int stages) {
 // (several CTAs share an SM where the K slice is short), each walking the tiles `clusters` apart.
 // The dispatcher checked that at least one cluster fits.
 template <int TN, int W, bool kFused, bool kOwner>
-blockfp8_status_t enqueue(const CUtensorMap& map_a, const CUtensorMap& map_b, const CUtensorMap& map_sa, const Params& prm, int smem,
-                          const DeviceInfo& dev, cudaStream_t stream) {
+blockfp8_status_t enqueue(const CUtensorMap& map_a, const CUtensorMap& map_b, const CUtensorMap& map_sa,
+                          const Params& prm, int smem, const DeviceInfo& dev, cudaStream_t stream) {
   if (prepare<TN, W, kFused, kOwner>(smem) != cudaSuccess) return BLOCKFP8_ERROR_CUDA;
   const int resident = resident_clusters<TN, W, kFused, kOwner>(dev.ordinal, prm.split, smem);
   const int64_t clusters = std::min<int64_t>(prm.tiles, std::max(1, resident > 0 ? resident : dev.max_clusters[prm.split]));
   cudaLaunchAttribute attr[2];
   const cudaLaunchConfig_t lc =
       gemm_launch(attr, prm.split, dim3(unsigned(clusters * prm.split)), kCtaThreads<W>, smem, stream);
-  if (cudaLaunchKernelEx(&lc, swapab_splitk_kernel<TN, W, kFused, kOwner>, map_a, map_b, prm, map_sa) != cudaSuccess)
+  if (cudaLaunchKernelEx(&lc, swapab_splitk_kernel<TN, W, kFused, kOwner>, map_a, map_b, prm, map_sa) !=
+      cudaSuccess)
     return BLOCKFP8_ERROR_CUDA;
   return BLOCKFP8_SUCCESS;
 }
