@@ -82,6 +82,19 @@ constexpr int swapab_kb_slice(int kb_total, int split_k, int lead = 0) {
   const int first = kb_total / split_k + lead;
   return lead > 0 && first > even ? first : even;
 }
+// K-blocks of the decode kernel's a_scale box (scales by TMA, even shares): a box starts at a multiple of
+// 4 k-blocks, since TMA faults with an illegal instruction where a box's first global address is not
+// 16-byte aligned (s20 call 1), so it spans each rank's slice plus up to 3 k-blocks before it, rounded
+// up to 16 bytes.
+constexpr int swapab_scale_box_kb(int kb_total, int split_k) {
+  int span = 0;
+  for (int r = 0; r < split_k; ++r) {
+    const int begin = swapab_slice_begin(kb_total, split_k, 0, r);
+    const int end = swapab_slice_begin(kb_total, split_k, 0, r + 1);
+    span = end - begin / 4 * 4 > span ? end - begin / 4 * 4 : span;
+  }
+  return (span + 3) / 4 * 4;
+}
 // The owner's sum (the decode kernel, one tile a cluster): ranks 1..split-1 push their partial tiles
 // into rank 0's two reduction buffers ([2][token_tile][kSwapabRedPitch] fp32), 4 bytes a (row, token)
 // each; the last 8 bytes hold its inbox barrier.

@@ -78,10 +78,10 @@ struct Params {
   // tile holds every token. The rows past M then hold whatever the stage held before; their
   // accumulator columns are never stored.
   int token_rows;
-  // kTmaScales instances: the first tile's a_scales come by one TMA box ([TN][scale_box_kb] fp32 from
+  // kScaleBox instances: the first tile's a_scales come by one TMA box ([TN][scale_box_kb] fp32 from
   // row-major a_scale, tmap_sa) into the reduction buffers, which the math warps then lay out as
-  // load_scales does (scales_by_tma). 0: load_scales.
-  int scales_tma, scale_box_kb;
+  // load_scales does (scales_by_tma).
+  int scale_box_kb;
 };
 
 // Shared-memory layout of one CTA, from a 1024-byte aligned base (128-byte swizzle atoms need it):
@@ -146,8 +146,10 @@ constexpr bool kTailTokens = TN >= kSwapabMinTailTokenTile && !kFused;
 
 // The first tile's a_scales by one TMA box where a slice needs several rounds of load_scales: at 32 tokens
 // and up, a long K slice's scales came 5.9-7.8 us after entry against 2.7 at 8 tokens, and the first
-// k-block waited for all of them (7168x16384, s19 call 12). More loads a thread in flight (call 13) and
-// 4-byte cp.async in two groups (call 14) did not pay. Built, not run on a GPU (wip/scale-tma).
+// k-block waited for all of them (7168x16384, s19 call 12); with the box 1.8 and 2.5 us at 32 and 64
+// tokens (s20 call 1). More loads a thread in flight (s19 call 13) and 4-byte cp.async in two groups
+// (call 14) did not pay. Its own instances (kScaleBox): a runtime switch in the others cost the 32-token
+// instance 1-2 % on 2112x7168 and 4096x7168, where it is never taken (s20 call 2).
 template <int TN, bool kFused>
 constexpr bool kTmaScales = TN >= 32 && !kFused;
 
@@ -310,8 +312,8 @@ __device__ __forceinline__ void load_scales(float* scales, const Params& p, int 
   }
 }
 
-// The first tile's a_scales from the TMA box that landed token-major in `staged` ([TN][box_kb], zeros
-// past M and past K) into load_scales' layout (k-block-major, TN + 4 floats a k-block). A warp a token
+// The first tile's a_scales from the TMA box that landed token-major ([TN][box_kb], zeros past M and past
+// K; `staged` points at the slice's first k-block in its first row) into load_scales' layout (k-block-major, TN + 4 floats a k-block). A warp a token
 // row at a time, its lanes along the k-blocks: conflict-free reads, no divisions.
 template <int TN>
 __device__ __forceinline__ void scales_from_box(float* scales, const float* staged, int box_kb, int kb_count,
@@ -595,7 +597,7 @@ static_assert(regs_for_ctas(2, kCtaThreads<2>) == 96 && regs_for_ctas(3, kCtaThr
 template <int TN, int W>
 constexpr int kCtasPerSmCap = ((TN == 16 || TN == 8) && W == 2) ? 2 : 0;
 
-template <int TN, int W, bool kFused, bool kOwner>
+template <int TN, int W, bool kFused, bool kOwner, bool kScaleBox = false>
 __global__ void __launch_bounds__(kCtaThreads<W>, 1) __maxnreg__((kMaxRegs<TN, W, kFused>))
     swapab_splitk_kernel(const __grid_constant__ CUtensorMap tmap_a, const __grid_constant__ CUtensorMap tmap_b,
                          const Params p, const __grid_constant__ CUtensorMap tmap_sa) {
@@ -618,13 +620,14 @@ __global__ void __launch_bounds__(kCtaThreads<W>, 1) __maxnreg__((kMaxRegs<TN, W
   const int stages_per_tile = (kb_count + p.kblocks - 1) / p.kblocks;
   const int kb_slice = swapab_kb_slice(p.kb_total, p.split, kOwner ? p.lead : 0);
   static_assert(!kOwner || kOwnerSum<TN, W>, "the owner's sum takes two warpgroups alternating stages");
+  static_assert(!kScaleBox || (kTmaScales<TN, kFused> && !kOwner), "the box lands in the reduction buffers");
   uint8_t* resident = smem + stages * stage_bytes;  // fused only: kb_slice token tiles
   float* red = reinterpret_cast<float*>(resident + (kFused ? kb_slice * TN * kKBlockBytes : 0));
   float* scales = red + 2 * L::kRedFloats;
   uint64_t* full = reinterpret_cast<uint64_t*>(scales + 2 * kb_slice * L::kScalePitch);
   uint64_t* empty = full + stages;
   uint64_t* inbox_full = reinterpret_cast<uint64_t*>(scales) - 1;  // owner's sum: every rank's blocks landed
-  // scales_tma: the box lands in the reduction buffers (free until the first tile parks), its barrier in
+  // kScaleBox: the box lands in the reduction buffers (free until the first tile parks), its barrier in
   // their last 8 bytes (the box stops short of them: scale_box_kb <= kScaleBoxMaxKb).
   uint64_t* scales_landed = reinterpret_cast<uint64_t*>(scales) - 1;
 
@@ -634,7 +637,7 @@ __global__ void __launch_bounds__(kCtaThreads<W>, 1) __maxnreg__((kMaxRegs<TN, W
   if (warp == kConsumers / 32 && lane == 0) {
     if (!kFused) ptx::prefetch_tensormap(&tmap_a);
     ptx::prefetch_tensormap(&tmap_b);
-    if (kTmaScales<TN, kFused> && p.scales_tma) ptx::prefetch_tensormap(&tmap_sa);
+    if (kScaleBox) ptx::prefetch_tensormap(&tmap_sa);
   }
   if (tid == 0) {
     for (int s = 0; s < stages; ++s) {
@@ -642,7 +645,7 @@ __global__ void __launch_bounds__(kCtaThreads<W>, 1) __maxnreg__((kMaxRegs<TN, W
       ptx::mbar_init(&empty[s], kSplitTokens<TN, W> ? kConsumers : 128);  // every thread that reads the stage
     }
     if (kOwner) ptx::mbar_init(inbox_full, 1);  // rank 0's arrive.expect_tx; the pushed bytes do the rest
-    if (kTmaScales<TN, kFused> && p.scales_tma) ptx::mbar_init(scales_landed, 1);
+    if (kScaleBox) ptx::mbar_init(scales_landed, 1);
     ptx::fence_barrier_init();
   }
   __syncthreads();
@@ -733,14 +736,14 @@ __global__ void __launch_bounds__(kCtaThreads<W>, 1) __maxnreg__((kMaxRegs<TN, W
           quantize_slice<TN>(resident, scales, scales + kb_slice * L::kScalePitch, p, kb_begin, kb_count, tid,
                              kConsumers);
           load_b_scales<TN>(tile_scales, p, o.n0, kb_begin, kb_count, tid, kConsumers);
-        } else if (kTmaScales<TN, kFused> && p.scales_tma) {
+        } else if constexpr (kScaleBox) {
           if (tid == 0) {
             ptx::mbar_arrive_expect_tx(scales_landed, uint32_t(TN * p.scale_box_kb * 4));
-            ptx::tma_load_2d(red, &tmap_sa, scales_landed, kb_begin, o.m0, ptx::l2_evict_last());
+            ptx::tma_load_2d(red, &tmap_sa, scales_landed, kb_begin / 4 * 4, o.m0, ptx::l2_evict_last());
           }
           load_b_scales<TN>(tile_scales, p, o.n0, kb_begin, kb_count, tid, kConsumers);
           ptx::mbar_wait(scales_landed, 0);
-          scales_from_box<TN>(tile_scales, red, p.scale_box_kb, kb_count, tid, kConsumers);
+          scales_from_box<TN>(tile_scales, red + kb_begin % 4, p.scale_box_kb, kb_count, tid, kConsumers);
         } else {
           load_scales<TN>(tile_scales, p, o.m0, o.n0, kb_begin, kb_count, tid, kConsumers);
         }
@@ -806,17 +809,17 @@ TileMapSpec operand_map(const void* base, int64_t rows, int64_t cols, int64_t ld
   return s;
 }
 
-template <int TN, int W, bool kFused = false, bool kOwner = false>
+template <int TN, int W, bool kFused = false, bool kOwner = false, bool kScaleBox = false>
 cudaError_t prepare(int smem_bytes) {
   static std::atomic<int> raised[kMaxDevices];
-  return raise_smem_limit(swapab_splitk_kernel<TN, W, kFused, kOwner>, raised, smem_bytes);
+  return raise_smem_limit(swapab_splitk_kernel<TN, W, kFused, kOwner, kScaleBox>, raised, smem_bytes);
 }
 
 // Clusters of this instantiation at this footprint the device holds at once: the persistent grid.
 // cudaOccupancyMaxActiveClusters costs microseconds, so answers are cached per (device, split,
 // shared memory) in a small table of packed 64-bit entries (key high, answer low: one atomic word,
 // so a reader never pairs one key with another's answer; a collision only costs a re-query).
-template <int TN, int W, bool kFused, bool kOwner>
+template <int TN, int W, bool kFused, bool kOwner, bool kScaleBox = false>
 int resident_clusters(int device, int split, int smem) {
   static std::atomic<uint64_t> cache[64];
   const uint32_t key = (uint32_t(device) << 24) | (uint32_t(split) << 20) | uint32_t(smem);  // smem < 2^20
@@ -826,7 +829,8 @@ int resident_clusters(int device, int split, int smem) {
   cudaLaunchAttribute attr[2];
   const cudaLaunchConfig_t lc = gemm_launch(attr, split, dim3(unsigned(256 * split)), kCtaThreads<W>, smem, nullptr);
   int clusters = 0;
-  if (cudaOccupancyMaxActiveClusters(&clusters, swapab_splitk_kernel<TN, W, kFused, kOwner>, &lc) != cudaSuccess) {
+  if (cudaOccupancyMaxActiveClusters(&clusters, swapab_splitk_kernel<TN, W, kFused, kOwner, kScaleBox>, &lc) !=
+      cudaSuccess) {
     cudaGetLastError();
     return 0;
   }
@@ -861,16 +865,16 @@ Params make_params(const Problem& p, const blockfp8_config_t& cfg, int stages) {
 // Enqueue one persistent grid: as many clusters as the device holds at once at this footprint
 // (several CTAs share an SM where the K slice is short), each walking the tiles `clusters` apart.
 // The dispatcher checked that at least one cluster fits.
-template <int TN, int W, bool kFused, bool kOwner>
+template <int TN, int W, bool kFused, bool kOwner, bool kScaleBox = false>
 blockfp8_status_t enqueue(const CUtensorMap& map_a, const CUtensorMap& map_b, const CUtensorMap& map_sa,
                           const Params& prm, int smem, const DeviceInfo& dev, cudaStream_t stream) {
-  if (prepare<TN, W, kFused, kOwner>(smem) != cudaSuccess) return BLOCKFP8_ERROR_CUDA;
-  const int resident = resident_clusters<TN, W, kFused, kOwner>(dev.ordinal, prm.split, smem);
+  if (prepare<TN, W, kFused, kOwner, kScaleBox>(smem) != cudaSuccess) return BLOCKFP8_ERROR_CUDA;
+  const int resident = resident_clusters<TN, W, kFused, kOwner, kScaleBox>(dev.ordinal, prm.split, smem);
   const int64_t clusters = std::min<int64_t>(prm.tiles, std::max(1, resident > 0 ? resident : dev.max_clusters[prm.split]));
   cudaLaunchAttribute attr[2];
   const cudaLaunchConfig_t lc =
       gemm_launch(attr, prm.split, dim3(unsigned(clusters * prm.split)), kCtaThreads<W>, smem, stream);
-  if (cudaLaunchKernelEx(&lc, swapab_splitk_kernel<TN, W, kFused, kOwner>, map_a, map_b, prm, map_sa) !=
+  if (cudaLaunchKernelEx(&lc, swapab_splitk_kernel<TN, W, kFused, kOwner, kScaleBox>, map_a, map_b, prm, map_sa) !=
       cudaSuccess)
     return BLOCKFP8_ERROR_CUDA;
   return BLOCKFP8_SUCCESS;
@@ -903,24 +907,26 @@ bool owner_sum_lead(Params& prm, const blockfp8_config_t& cfg, const DeviceInfo&
   }
 }
 
-// kTmaScales: whether the first tile's a_scales come by one TMA box (Params::scales_tma), and its map:
-// row-major a_scales, a box ([TN][box_kb], box_kb the slice rounded up to 16 bytes) that fits the
+// kTmaScales: whether the first tile's a_scales come by one TMA box (a kScaleBox instance), and its map:
+// row-major a_scales, a box ([TN][box_kb] from a 16-byte aligned k-block: swapab_scale_box_kb) that fits the
 // reduction buffers short of their last 8 bytes (the box's barrier), a slice that needs more than one
 // round of load_scales (8 loads a thread), and a map the driver encodes (16-byte aligned base and rows).
 // BLOCKFP8_DECODE_SCALES_TMA=0 (diagnostic): load_scales everywhere.
 constexpr int kScaleBoxMaxKb = (2 * kRedPitch - 1) / 4 * 4;
 template <int TN, int W>
-void scales_by_tma(Params& prm, const Problem& p, CUtensorMap* map_sa) {
+bool scales_by_tma(Params& prm, const Problem& p, CUtensorMap* map_sa) {
   static const bool enabled = env_switch("BLOCKFP8_DECODE_SCALES_TMA", true);
   const int kb_slice = swapab_kb_slice(prm.kb_total, prm.split, prm.lead);
-  const int box_kb = (kb_slice + 3) / 4 * 4;
-  if (!enabled || p.a_scale_stride_k != 1 || box_kb > kScaleBoxMaxKb || kb_slice * (TN + 1) <= 8 * 128 * W) return;
+  const int box_kb = swapab_scale_box_kb(prm.kb_total, prm.split);
+  if (!enabled || p.a_scale_stride_k != 1 || box_kb > kScaleBoxMaxKb || kb_slice * (TN + 1) <= 8 * 128 * W)
+    return false;
   TileMapSpec s;
   s.base = p.a_scale, s.type = CU_TENSOR_MAP_DATA_TYPE_FLOAT32, s.swizzle = CU_TENSOR_MAP_SWIZZLE_NONE;
   s.rows = p.m, s.cols = p.k_blocks(), s.ld_bytes = p.a_scale_stride_m * 4;
   s.box_cols = box_kb, s.box_rows = TN, s.box_kblocks = 1;
-  if (!cached_tile_map(map_sa, s)) return;
-  prm.scales_tma = 1, prm.scale_box_kb = box_kb;
+  if (!cached_tile_map(map_sa, s)) return false;
+  prm.scale_box_kb = box_kb;
+  return true;
 }
 
 template <int TN, int W>
@@ -939,10 +945,12 @@ blockfp8_status_t launch(const Problem& p, const blockfp8_config_t& cfg, const D
   if (!cached_tile_map(&map_a, operand_map(p.a, p.m, p.k, p.lda, prm.token_rows, cfg.stage_kblocks)) ||
       !cached_tile_map(&map_b, operand_map(p.b, p.n, p.k, p.ldb, cfg.weight_rows, cfg.stage_kblocks)))
     return BLOCKFP8_ERROR_CUDA;
-  map_sa = map_b;  // the kernel reads tmap_sa only where scales_tma
-  if constexpr (kTmaScales<TN, false>) scales_by_tma<TN, W>(prm, p, &map_sa);
+  map_sa = map_b;  // only kScaleBox instances read tmap_sa
   if constexpr (kOwnerSum<TN, W>)
     if (owner) return enqueue<TN, W, false, true>(map_a, map_b, map_sa, prm, smem, dev, stream);
+  if constexpr (kTmaScales<TN, false>)
+    if (scales_by_tma<TN, W>(prm, p, &map_sa))
+      return enqueue<TN, W, false, false, true>(map_a, map_b, map_sa, prm, smem, dev, stream);
   return enqueue<TN, W, false, false>(map_a, map_b, map_sa, prm, smem, dev, stream);
 }
 

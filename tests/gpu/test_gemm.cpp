@@ -390,7 +390,8 @@ TEST_F(GemmTest, ForcedSwapabConfigs) {
 // Long K slices at 32+ tokens, where the first tile's a_scales come by one TMA box (scales_by_tma) that
 // the math warps lay out as load_scales does: one tile a CTA (M = 33), several tiles a CTA and several
 // token tiles (M = 130 on 7168 rows: the later tiles' scales by load_scales), rows past M, a slice just
-// past one round of load_scales (split 2), and column-major a_scales (no box: load_scales).
+// past one round of load_scales (split 2), slices that start off a 16-byte boundary of a_scale (split 3:
+// k-blocks 0, 42, 85; a box from there faulted in s20 call 1), and column-major a_scales (no box).
 TEST_F(GemmTest, ForcedSwapabScalesByTma) {
   Layout col;
   col.a_scale = ScaleLayout::kColMajor;
@@ -398,6 +399,7 @@ TEST_F(GemmTest, ForcedSwapabScalesByTma) {
   for (int tile : {32, 64, 128})
     for (int warpgroups : {0, 1}) v.push_back(forced(BLOCKFP8_KERNEL_SWAPAB_SPLITK, tile, 1, 0, warpgroups));
   v.push_back(forced(BLOCKFP8_KERNEL_SWAPAB_SPLITK, 32, 2));
+  for (int tile : {32, 64}) v.push_back(forced(BLOCKFP8_KERNEL_SWAPAB_SPLITK, tile, 3, 0, 1));
   run_cases({with(33, 300, 16384, Layout{}), with(130, 7168, 9216, Layout{}), with(20, 300, 16384, col)}, v);
 }
 

@@ -150,6 +150,26 @@ TEST(Dispatch, TokenBoxRows) {
   EXPECT_EQ(swapab_token_box_rows(8, 1, 1), 8);
 }
 
+// The a_scale box starts at a 16-byte aligned k-block and spans every rank's slice from there.
+TEST(Dispatch, ScaleBoxKblocks) {
+  EXPECT_EQ(swapab_scale_box_kb(128, 1), 128);
+  EXPECT_EQ(swapab_scale_box_kb(72, 1), 72);
+  EXPECT_EQ(swapab_scale_box_kb(57, 1), 60);
+  EXPECT_EQ(swapab_scale_box_kb(128, 2), 64);  // begins 0, 64: aligned
+  EXPECT_EQ(swapab_scale_box_kb(56, 3), 24);   // begins 0, 18, 37: rank 1 spans k-blocks 16-36 (s20 call 1)
+  EXPECT_EQ(swapab_scale_box_kb(128, 3), 48);  // begins 0, 42, 85: rank 1 spans k-blocks 40-84
+  for (int kb = 1; kb <= 160; ++kb)
+    for (int split = 1; split <= 8; ++split) {
+      const int box = swapab_scale_box_kb(kb, split);
+      EXPECT_EQ(box % 4, 0);
+      for (int r = 0; r < split; ++r) {
+        const int begin = swapab_slice_begin(kb, split, 0, r), end = swapab_slice_begin(kb, split, 0, r + 1);
+        EXPECT_LE(end - begin / 4 * 4, box) << kb << " " << split << " " << r;
+      }
+      EXPECT_LT(box, swapab_kb_slice(kb, split) + 7);
+    }
+}
+
 // Where the owner's sum may run (the device's part, one round of clusters, is the launcher's).
 TEST(Dispatch, OwnerSumRules) {
   auto cfg = [](int tokens, int rows, int split, int kblocks) {
