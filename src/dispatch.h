@@ -95,6 +95,16 @@ constexpr int swapab_scale_box_kb(int kb_total, int split_k) {
   }
   return (span + 3) / 4 * 4;
 }
+// Where that box lands, in floats from the start of the two reduction buffers (free until the first
+// tile parks; their last 8 bytes are the box's barrier), else in the next tile's scale buffer (free until
+// the first tile's math is done), 128-byte aligned; -1: in neither. 7168x18432 at split 1 (144 k-blocks)
+// needs the second.
+constexpr int swapab_scale_box_at(int token_tile, int kb_slice, int box_kb) {
+  const int red = 2 * token_tile * kSwapabRedPitch, box = token_tile * box_kb;
+  if (box <= red - 2) return 0;
+  const int next = (red + kb_slice * (token_tile + 4) + 31) / 32 * 32;
+  return next + box <= red + 2 * kb_slice * (token_tile + 4) ? next : -1;
+}
 // The owner's sum (the decode kernel, one tile a cluster): ranks 1..split-1 push their partial tiles
 // into rank 0's two reduction buffers ([2][token_tile][kSwapabRedPitch] fp32), 4 bytes a (row, token)
 // each; the last 8 bytes hold its inbox barrier.

@@ -79,9 +79,9 @@ struct Params {
   // accumulator columns are never stored.
   int token_rows;
   // kScaleBox instances: the first tile's a_scales come by one TMA box ([TN][scale_box_kb] fp32 from
-  // row-major a_scale, tmap_sa) into the reduction buffers, which the math warps then lay out as
-  // load_scales does (scales_by_tma).
-  int scale_box_kb;
+  // row-major a_scale, tmap_sa) at scale_box_at floats past the reduction buffers' start
+  // (swapab_scale_box_at), which the math warps then lay out as load_scales does (scales_by_tma).
+  int scale_box_kb, scale_box_at;
 };
 
 // Shared-memory layout of one CTA, from a 1024-byte aligned base (128-byte swizzle atoms need it):
@@ -627,8 +627,8 @@ __global__ void __launch_bounds__(kCtaThreads<W>, 1) __maxnreg__((kMaxRegs<TN, W
   uint64_t* full = reinterpret_cast<uint64_t*>(scales + 2 * kb_slice * L::kScalePitch);
   uint64_t* empty = full + stages;
   uint64_t* inbox_full = reinterpret_cast<uint64_t*>(scales) - 1;  // owner's sum: every rank's blocks landed
-  // kScaleBox: the box lands in the reduction buffers (free until the first tile parks), its barrier in
-  // their last 8 bytes (the box stops short of them: scale_box_kb <= kScaleBoxMaxKb).
+  // kScaleBox: the box's barrier, in the reduction buffers' last 8 bytes (the box stops short of them:
+  // swapab_scale_box_at).
   uint64_t* scales_landed = reinterpret_cast<uint64_t*>(scales) - 1;
 
   BLOCKFP8_MARK(0, tid == 0);  // entry
@@ -739,11 +739,13 @@ __global__ void __launch_bounds__(kCtaThreads<W>, 1) __maxnreg__((kMaxRegs<TN, W
         } else if constexpr (kScaleBox) {
           if (tid == 0) {
             ptx::mbar_arrive_expect_tx(scales_landed, uint32_t(TN * p.scale_box_kb * 4));
-            ptx::tma_load_2d(red, &tmap_sa, scales_landed, kb_begin / 4 * 4, o.m0, ptx::l2_evict_last());
+            ptx::tma_load_2d(red + p.scale_box_at, &tmap_sa, scales_landed, kb_begin / 4 * 4, o.m0,
+                             ptx::l2_evict_last());
           }
           load_b_scales<TN>(tile_scales, p, o.n0, kb_begin, kb_count, tid, kConsumers);
           ptx::mbar_wait(scales_landed, 0);
-          scales_from_box<TN>(tile_scales, red + kb_begin % 4, p.scale_box_kb, kb_count, tid, kConsumers);
+          scales_from_box<TN>(tile_scales, red + p.scale_box_at + kb_begin % 4, p.scale_box_kb, kb_count, tid,
+                              kConsumers);
         } else {
           load_scales<TN>(tile_scales, p, o.m0, o.n0, kb_begin, kb_count, tid, kConsumers);
         }
@@ -908,24 +910,24 @@ bool owner_sum_lead(Params& prm, const blockfp8_config_t& cfg, const DeviceInfo&
 }
 
 // kTmaScales: whether the first tile's a_scales come by one TMA box (a kScaleBox instance), and its map:
-// row-major a_scales, a box ([TN][box_kb] from a 16-byte aligned k-block: swapab_scale_box_kb) that fits the
-// reduction buffers short of their last 8 bytes (the box's barrier), a slice that needs more than one
-// round of load_scales (8 loads a thread), and a map the driver encodes (16-byte aligned base and rows).
+// row-major a_scales, a box ([TN][box_kb] from a 16-byte aligned k-block: swapab_scale_box_kb) with room
+// in shared memory (swapab_scale_box_at), a slice that needs more than one round of load_scales (8 loads
+// a thread), and a map the driver encodes (16-byte aligned base and rows; box_kb <= 256).
 // BLOCKFP8_DECODE_SCALES_TMA=0 (diagnostic): load_scales everywhere.
-constexpr int kScaleBoxMaxKb = (2 * kRedPitch - 1) / 4 * 4;
 template <int TN, int W>
 bool scales_by_tma(Params& prm, const Problem& p, CUtensorMap* map_sa) {
   static const bool enabled = env_switch("BLOCKFP8_DECODE_SCALES_TMA", true);
   const int kb_slice = swapab_kb_slice(prm.kb_total, prm.split, prm.lead);
   const int box_kb = swapab_scale_box_kb(prm.kb_total, prm.split);
-  if (!enabled || p.a_scale_stride_k != 1 || box_kb > kScaleBoxMaxKb || kb_slice * (TN + 1) <= 8 * 128 * W)
+  const int box_at = swapab_scale_box_at(TN, kb_slice, box_kb);
+  if (!enabled || p.a_scale_stride_k != 1 || box_at < 0 || box_kb > 256 || kb_slice * (TN + 1) <= 8 * 128 * W)
     return false;
   TileMapSpec s;
   s.base = p.a_scale, s.type = CU_TENSOR_MAP_DATA_TYPE_FLOAT32, s.swizzle = CU_TENSOR_MAP_SWIZZLE_NONE;
   s.rows = p.m, s.cols = p.k_blocks(), s.ld_bytes = p.a_scale_stride_m * 4;
   s.box_cols = box_kb, s.box_rows = TN, s.box_kblocks = 1;
   if (!cached_tile_map(map_sa, s)) return false;
-  prm.scale_box_kb = box_kb;
+  prm.scale_box_kb = box_kb, prm.scale_box_at = box_at;
   return true;
 }
 

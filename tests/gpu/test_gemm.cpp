@@ -391,7 +391,8 @@ TEST_F(GemmTest, ForcedSwapabConfigs) {
 // the math warps lay out as load_scales does: one tile a CTA (M = 33), several tiles a CTA and several
 // token tiles (M = 130 on 7168 rows: the later tiles' scales by load_scales), rows past M, a slice just
 // past one round of load_scales (split 2), slices that start off a 16-byte boundary of a_scale (split 3:
-// k-blocks 0, 42, 85; a box from there faulted in s20 call 1), and column-major a_scales (no box).
+// k-blocks 0, 42, 85; a box from there faulted in s20 call 1), a slice of 144 k-blocks unsplit (the box
+// lands in the next tile's scale buffer), and column-major a_scales (no box).
 TEST_F(GemmTest, ForcedSwapabScalesByTma) {
   Layout col;
   col.a_scale = ScaleLayout::kColMajor;
@@ -401,6 +402,10 @@ TEST_F(GemmTest, ForcedSwapabScalesByTma) {
   v.push_back(forced(BLOCKFP8_KERNEL_SWAPAB_SPLITK, 32, 2));
   for (int tile : {32, 64}) v.push_back(forced(BLOCKFP8_KERNEL_SWAPAB_SPLITK, tile, 3, 0, 1));
   run_cases({with(33, 300, 16384, Layout{}), with(130, 7168, 9216, Layout{}), with(20, 300, 16384, col)}, v);
+  std::vector<Variant> unsplit;  // 128 tokens: two 144-k-block scale buffers leave no room for a stage
+  for (int tile : {32, 64})
+    for (int warpgroups : {0, 1}) unsplit.push_back(forced(BLOCKFP8_KERNEL_SWAPAB_SPLITK, tile, 1, 0, warpgroups));
+  run_cases({with(33, 300, 18432, Layout{})}, unsplit);
 }
 
 Variant warpmma(int32_t token_tile, int32_t weight_rows, int32_t kblocks, int32_t split_k = 1, int32_t warpgroups = 0) {

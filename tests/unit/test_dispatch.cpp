@@ -170,6 +170,26 @@ TEST(Dispatch, ScaleBoxKblocks) {
     }
 }
 
+// Where the a_scale box lands: the reduction buffers short of their barrier, else the next tile's scale
+// buffer (128-byte aligned, inside the scales region), else nowhere.
+TEST(Dispatch, ScaleBoxPlace) {
+  EXPECT_EQ(swapab_scale_box_at(32, 128, 128), 0);  // 7168x16384 split 1
+  EXPECT_EQ(swapab_scale_box_at(64, 56, 56), 0);    // 12288x7168
+  const int red32 = 2 * 32 * kSwapabRedPitch;
+  EXPECT_EQ(swapab_scale_box_at(32, 144, 144), (red32 + 144 * 36 + 31) / 32 * 32);  // 7168x18432 split 1
+  EXPECT_EQ(swapab_scale_box_at(128, 140, 148), -1);  // a split slice off a 16-byte boundary: too wide for both
+  for (int tn : {32, 64, 128})
+    for (int kb = 1; kb <= 256; ++kb) {
+      const int box = (kb + 3) / 4 * 4, at = swapab_scale_box_at(tn, kb, box);
+      const int red = 2 * tn * kSwapabRedPitch, end = red + 2 * kb * (tn + 4);
+      if (at < 0) continue;
+      EXPECT_EQ(at % 32, 0);
+      if (at == 0) EXPECT_LE(tn * box, red - 2) << tn << " " << kb;  // clear of the barrier
+      else EXPECT_GE(at, red + kb * (tn + 4)) << tn << " " << kb;    // clear of the first tile's scales
+      EXPECT_LE(at + tn * box, end) << tn << " " << kb;
+    }
+}
+
 // Where the owner's sum may run (the device's part, one round of clusters, is the launcher's).
 TEST(Dispatch, OwnerSumRules) {
   auto cfg = [](int tokens, int rows, int split, int kblocks) {
