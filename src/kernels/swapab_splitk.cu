@@ -313,8 +313,9 @@ __device__ __forceinline__ void load_scales(float* scales, const Params& p, int 
 }
 
 // The first tile's a_scales from the TMA box that landed token-major ([TN][box_kb], zeros past M and past
-// K; `staged` points at the slice's first k-block in its first row) into load_scales' layout (k-block-major, TN + 4 floats a k-block). A warp a token
-// row at a time, its lanes along the k-blocks: conflict-free reads, no divisions.
+// K; `staged` points at the slice's first k-block in its first row) into load_scales' layout (k-block
+// major, TN + 4 floats a k-block). A warp a token row at a time, its lanes along the k-blocks:
+// conflict-free reads, no divisions.
 template <int TN>
 __device__ __forceinline__ void scales_from_box(float* scales, const float* staged, int box_kb, int kb_count,
                                                 int tid, int threads) {
@@ -620,7 +621,8 @@ __global__ void __launch_bounds__(kCtaThreads<W>, 1) __maxnreg__((kMaxRegs<TN, W
   const int stages_per_tile = (kb_count + p.kblocks - 1) / p.kblocks;
   const int kb_slice = swapab_kb_slice(p.kb_total, p.split, kOwner ? p.lead : 0);
   static_assert(!kOwner || kOwnerSum<TN, W>, "the owner's sum takes two warpgroups alternating stages");
-  static_assert(!kScaleBox || (kTmaScales<TN, kFused> && !kOwner), "the box lands in the reduction buffers");
+  static_assert(!kScaleBox || (kTmaScales<TN, kFused> && !kOwner),
+                "the box: 32+ tokens, unfused; the owner's inbox barrier would share its place");
   uint8_t* resident = smem + stages * stage_bytes;  // fused only: kb_slice token tiles
   float* red = reinterpret_cast<float*>(resident + (kFused ? kb_slice * TN * kKBlockBytes : 0));
   float* scales = red + 2 * L::kRedFloats;
