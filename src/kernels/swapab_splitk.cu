@@ -153,6 +153,12 @@ constexpr bool kTailTokens = TN >= kSwapabMinTailTokenTile && !kFused;
 template <int TN, bool kFused>
 constexpr bool kTmaScales = TN >= 32 && !kFused;
 
+// Timeline builds: the stage whose issue (producer) and landing (warpgroup 0) marks 13 and 12 record,
+// warpgroup 0's first past half the tile's stages (it takes every `stride`-th).
+__host__ __device__ constexpr int swapab_mid_stage(int stages_per_tile, int stride) {
+  return stages_per_tile / 2 / stride * stride;
+}
+
 // One consumer warpgroup's share of a tile's K slice: stages wg, wg + W, wg + 2W, ... of it, every
 // k-block of each (split tokens: every stage, for its tokens tok0 .. tok0 + TW - 1). The wgmma of the
 // next k-block is in flight while the previous one is promoted with its scales (two `part`
@@ -198,6 +204,9 @@ struct ConsumerLoop {
 
   __device__ __forceinline__ void issue(const Step& st, int tok0, float (&part)[TW / 2]) const {
     if (st.q == 0) ptx::mbar_wait(&full[st.pos.slot], st.pos.phase);
+    // The stage the producer marks as issued (mark 13): warpgroup 0's first past half the slice.
+    BLOCKFP8_MARK(12, threadIdx.x == 0 && st.q == 0 &&
+                          st.i == swapab_mid_stage((kb_count + kblocks - 1) / kblocks, kStride) * kblocks);
     const uint8_t* stage = smem + st.pos.slot * S::bytes(kblocks, rows);
     // A split half starts 64 rows in: a whole number of 1024-byte swizzle atoms.
     const uint8_t* tile = kFused ? resident + st.i * TN * kKBlockBytes : stage + S::tokens(st.q);
@@ -698,6 +707,8 @@ __global__ void __launch_bounds__(kCtaThreads<W>, 1) __maxnreg__((kMaxRegs<TN, W
       for (int q = 0, kb = kb_begin; q < stages_per_tile; ++q, kb += p.kblocks, pos.advance(1, stages)) {
         // A box may run past the slice: those k-blocks go unused.
         if (issued++ >= stages) ptx::mbar_wait(&empty[pos.slot], pos.phase ^ 1);
+        BLOCKFP8_MARK(11, lane == 0 && issued == stages + 1);  // a math warpgroup gave the first slot back
+        BLOCKFP8_MARK(13, lane == 0 && q == swapab_mid_stage(stages_per_tile, kSplitTokens<TN, W> ? 1 : W));
         uint8_t* stage = smem + pos.slot * stage_bytes;
         if (lane == 0) {
           const bool weight_sent = first && q < prefetched;
