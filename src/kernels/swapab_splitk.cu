@@ -153,11 +153,13 @@ constexpr bool kTailTokens = TN >= kSwapabMinTailTokenTile && !kFused;
 template <int TN, bool kFused>
 constexpr bool kTmaScales = TN >= 32 && !kFused;
 
-// Timeline builds: the stage whose issue (producer) and landing (warpgroup 0) marks 13 and 12 record,
-// warpgroup 0's first past half the tile's stages (it takes every `stride`-th).
+#ifdef BLOCKFP8_TIMELINE
+// The stage whose issue (producer) and landing (warpgroup 0) marks 13 and 12 record: warpgroup 0's
+// first past half the tile's stages (it takes every `stride`-th).
 __host__ __device__ constexpr int swapab_mid_stage(int stages_per_tile, int stride) {
   return stages_per_tile / 2 / stride * stride;
 }
+#endif
 
 // One consumer warpgroup's share of a tile's K slice: stages wg, wg + W, wg + 2W, ... of it, every
 // k-block of each (split tokens: every stage, for its tokens tok0 .. tok0 + TW - 1). The wgmma of the
