@@ -293,11 +293,14 @@ struct ConsumerLoop {
 // K slice, into shared memory: one round of independent loads spread over the math threads, issued
 // while the first TMA loads are in flight. (Fetching them per stage with 4-byte cp.async cost
 // 3.4 us of 11.9 at N=2112, K=7168, M=1: see docs/decode-kernel-notes.md.)
+// Loads in flight per thread before the first store: rounds of latency, not loads. A slice with more
+// than one round's scales takes the TMA box instead, where it can (scales_by_tma).
+constexpr int kScaleLoadsInFlight = 8;
 template <int TN>
 __device__ __forceinline__ void load_scales(float* scales, const Params& p, int m0, int n0, int kb_begin,
                                             int kb_count, int thread, int threads) {
   constexpr int kPerKBlock = TN + 1;
-  constexpr int kBatch = 8;  // loads in flight per thread before the first store: rounds of latency, not loads
+  constexpr int kBatch = kScaleLoadsInFlight;
   const int total = kb_count * kPerKBlock;
   const bool k_fastest = p.sa_k == 1;  // row-major a_scale: consecutive k-blocks are adjacent
   const float* b_row = p.b_scale + (n0 / 128) * p.sb_n;
@@ -926,17 +929,18 @@ bool owner_sum_lead(Params& prm, const blockfp8_config_t& cfg, const DeviceInfo&
 
 // kTmaScales: whether the first tile's a_scales come by one TMA box (a kScaleBox instance), and its map:
 // row-major a_scales, a box ([TN][box_kb] from a 16-byte aligned k-block: swapab_scale_box_kb) with room
-// in shared memory (swapab_scale_box_at), a slice that needs more than one round of load_scales (8 loads
-// a thread), and a map the driver encodes (16-byte aligned base and rows; box_kb <= 256).
+// in shared memory (swapab_scale_box_at), a slice that needs more than one round of load_scales, and a
+// map the driver encodes (16-byte aligned base and rows; box_kb <= 256). Never with the owner's sum
+// (8 and 16 tokens), so the slices are even shares.
 // BLOCKFP8_DECODE_SCALES_TMA=0 (diagnostic): load_scales everywhere.
 template <int TN, int W>
 bool scales_by_tma(Params& prm, const Problem& p, CUtensorMap* map_sa) {
   static const bool enabled = env_switch("BLOCKFP8_DECODE_SCALES_TMA", true);
-  const int kb_slice = swapab_kb_slice(prm.kb_total, prm.split, prm.lead);
+  const int kb_slice = swapab_kb_slice(prm.kb_total, prm.split);
   const int box_kb = swapab_scale_box_kb(prm.kb_total, prm.split);
   const int box_at = swapab_scale_box_at(TN, kb_slice, box_kb);
-  if (!enabled || p.a_scale_stride_k != 1 || box_at < 0 || box_kb > 256 || kb_slice * (TN + 1) <= 8 * 128 * W)
-    return false;
+  const bool one_round = kb_slice * (TN + 1) <= kScaleLoadsInFlight * 128 * W;  // loads of the math threads
+  if (!enabled || p.a_scale_stride_k != 1 || box_at < 0 || box_kb > 256 || one_round) return false;
   TileMapSpec s;
   s.base = p.a_scale, s.type = CU_TENSOR_MAP_DATA_TYPE_FLOAT32, s.swizzle = CU_TENSOR_MAP_SWIZZLE_NONE;
   s.rows = p.m, s.cols = p.k_blocks(), s.ld_bytes = p.a_scale_stride_m * 4;
