@@ -11,7 +11,8 @@ int swapab_stage_bytes(int token_tile, int weight_rows, int kblocks) {
 }
 
 int swapab_smem_bytes(int token_tile, int weight_rows, int kblocks, int stages, int kb_slice) {
-  const int ring = stages * (swapab_stage_bytes(token_tile, weight_rows, kblocks) + 16);  // + two mbarriers
+  // + three mbarriers: full, empty, and the second warpgroup's full where two alternate (kAlternate)
+  const int ring = stages * (swapab_stage_bytes(token_tile, weight_rows, kblocks) + 24);
   const int reduction = 2 * token_tile * kSwapabRedPitch * 4;  // double-buffered by tile
   const int scales = 2 * kb_slice * (token_tile + 4) * 4;      // this tile's and the next
   // wgmma reads 64 weight rows; past a short tile it reads whatever follows (those accumulator rows

@@ -99,19 +99,22 @@ struct Layout {
   static constexpr int kRedFloats = TN * kRedPitch;
 };
 
-// A position in the ring: slot and phase advance by counting, never by dividing (a runtime integer
+// A position in the ring: slot and lap advance by counting, never by dividing (a runtime integer
 // division is ~25 dependent instructions; at three or four per k-block they cost more than the
-// k-block's wgmma).
+// k-block's wgmma). Ring position lap * stages + slot.
 struct RingPos {
   int slot;
-  uint32_t phase;
+  uint32_t lap;
+  __device__ __forceinline__ uint32_t phase() const { return lap & 1; }
+  // The parity of the ring position: which of two alternating warpgroups takes it (kAlternate).
+  __device__ __forceinline__ int parity(int stages) const { return (lap * stages + slot) & 1; }
   __device__ __forceinline__ void advance(int by, int stages) {
     slot += by;
-    if (slot >= stages) slot -= stages, phase ^= 1;  // by <= stages
+    if (slot >= stages) slot -= stages, ++lap;  // by <= stages
   }
   __device__ __forceinline__ void advance_far(int by, int stages) {  // any by; once per tile
     slot += by;
-    while (slot >= stages) slot -= stages, phase ^= 1;
+    while (slot >= stages) slot -= stages, ++lap;
   }
 };
 
@@ -133,6 +136,27 @@ template <int TN, int W>
 constexpr int kWgTokens = swapab_wg_tokens(TN, W);
 template <int TN, int W>
 constexpr bool kSplitTokens = kWgTokens<TN, W> < TN;
+
+// Two warpgroups taking alternate stages of a tile: ring position p goes to warpgroup p % 2, and each
+// warpgroup has its own full barrier per slot (the producer arrives on the one of the stage's
+// warpgroup). A wait by parity passes at once while the barrier is still in the phase before the one
+// awaited, so it is sound only if the waiter saw the slot's previous use land. With one barrier a slot
+// and an odd ring, consecutive uses of a slot go to different warpgroups, and a warpgroup could pass
+// its wait on a stage still being written whenever the other's earlier use had not landed yet (main
+// was safe only because each warpgroup held its drained slot until its next stage landed, and the
+// first ring-full by timing: docs/decode-kernel-notes.md). With a barrier per warpgroup every wait
+// follows the waiter's own previous use of that barrier. Warpgroup w uses slot s on every lap (even
+// ring) or every other lap (odd ring: lap % 2 == w ^ s % 2), so its wait parity is lap's bit 0 or 1.
+// A tile's two partial sums are the same either way round (the ring position's parity only decides
+// which warpgroup holds which), and park adds them commutatively: the bits do not depend on it.
+template <int TN, int W>
+constexpr bool kAlternate = W == 2 && !kSplitTokens<TN, W>;
+
+#ifdef BLOCKFP8_EARLY_RELEASE
+constexpr bool kEarlyRelease = true;  // an experiment (docs/decode-kernel-notes.md)
+#else
+constexpr bool kEarlyRelease = false;
+#endif
 
 // Token boxes that stop at row M where one token tile holds every token (Params::token_rows), instead
 // of TN rows with TMA filling the rest with zeros. The fill is not free: a forced 64-token tile took
@@ -177,7 +201,7 @@ struct ConsumerLoop {
   // at the 168-register cap of a 288-thread CTA, and every live value more spilled.
   const uint8_t* smem;
   const float* scales;
-  uint64_t* full;  // `stages` full barriers, then `stages` empty ones
+  uint64_t* full;  // `stages` full barriers, `stages` empty ones, kAlternate: `stages` full ones of warpgroup 1
   int stages, kblocks, kb_count, rows;
   const uint8_t* resident;  // kFused: the K slice's quantised tokens, kb_count tiles of [TN][128]
 
@@ -193,9 +217,10 @@ struct ConsumerLoop {
   }
 
   __device__ __forceinline__ Step first(int wg, RingPos pos) const {
-    if (kSplit) return {0, 0, pos};
-    pos.advance(wg, stages);
-    return {wg * kblocks, 0, pos};
+    if (kStride == 1) return {0, 0, pos};
+    const int skip = (wg ^ pos.parity(stages)) & 1;  // kAlternate: the tile's first stage may be the other's
+    pos.advance(skip, stages);
+    return {skip * kblocks, 0, pos};
   }
   __device__ __forceinline__ Step next(Step st) const {
     if (!last_of_stage(st)) return {st.i + 1, st.q + 1, st.pos};
@@ -205,7 +230,12 @@ struct ConsumerLoop {
   __device__ __forceinline__ bool valid(const Step& st) const { return st.i < kb_count; }
 
   __device__ __forceinline__ void issue(const Step& st, int tok0, float (&part)[TW / 2]) const {
-    if (st.q == 0) ptx::mbar_wait(&full[st.pos.slot], st.pos.phase);
+    if (st.q == 0) {
+      if constexpr (kAlternate<TN, W>)  // this warpgroup's barrier: the one after the empty ones for warpgroup 1
+        ptx::mbar_wait(&full[(threadIdx.x >= 128 ? 2 * stages : 0) + st.pos.slot], (st.pos.lap >> (stages & 1)) & 1);
+      else
+        ptx::mbar_wait(&full[st.pos.slot], st.pos.phase());
+    }
     // The stage the producer marks as issued (mark 13): warpgroup 0's first past half the slice.
     BLOCKFP8_MARK(12, threadIdx.x == 0 && st.q == 0 &&
                           st.i == swapab_mid_stage((kb_count + kblocks - 1) / kblocks, kStride) * kblocks);
@@ -227,7 +257,7 @@ struct ConsumerLoop {
   // acc += part * a_scale[token] * b_scale; after a stage's last k-block, hand the stage back to the
   // producer. The thread owns tokens 8j + 2*(lane%4) + {0,1}: wgmma's accumulator columns.
   __device__ __forceinline__ void promote(const Step& st, int tok0, float (&part)[TW / 2],
-                                         float (&acc)[TW / 2]) const {
+                                         float (&acc)[TW / 2], bool release = true) const {
     ptx::fence_regs(part);
     const int lane = threadIdx.x % 32;
     const float* sc = scales + st.i * L::kScalePitch;
@@ -242,7 +272,15 @@ struct ConsumerLoop {
       acc[4 * j + 2] = fmaf(part[4 * j + 2], s0, acc[4 * j + 2]);
       acc[4 * j + 3] = fmaf(part[4 * j + 3], s1, acc[4 * j + 3]);
     }
-    if (last_of_stage(st)) ptx::mbar_arrive(&full[stages + st.pos.slot]);  // the slot's empty barrier
+    if (release && last_of_stage(st)) ptx::mbar_arrive(&full[stages + st.pos.slot]);  // the slot's empty barrier
+  }
+
+  // kEarlyRelease: hand a drained stage back before waiting for the next one to land, once its wgmma
+  // are done (the promotion reads registers, not the stage).
+  __device__ __forceinline__ void release_early(const Step& st) const {
+    if (!kEarlyRelease || !last_of_stage(st)) return;
+    ptx::wgmma_wait<0>();
+    ptx::mbar_arrive(&full[stages + st.pos.slot]);
   }
 
   __device__ __forceinline__ void run(int wg, RingPos tile_start, float (&acc)[TW / 2]) const {
@@ -265,9 +303,10 @@ struct ConsumerLoop {
     while (true) {
       Step nxt = next(cur);
       if (valid(nxt)) {
+        release_early(cur);
         issue(nxt, tok0, part1);
         ptx::wgmma_wait<1>();
-        promote(cur, tok0, part0, acc);
+        promote(cur, tok0, part0, acc, !kEarlyRelease);
       } else {
         ptx::wgmma_wait<0>();
         promote(cur, tok0, part0, acc);
@@ -276,9 +315,10 @@ struct ConsumerLoop {
       cur = nxt;
       nxt = next(cur);
       if (valid(nxt)) {
+        release_early(cur);
         issue(nxt, tok0, part0);
         ptx::wgmma_wait<1>();
-        promote(cur, tok0, part1, acc);
+        promote(cur, tok0, part1, acc, !kEarlyRelease);
       } else {
         ptx::wgmma_wait<0>();
         promote(cur, tok0, part1, acc);
@@ -642,6 +682,10 @@ __global__ void __launch_bounds__(kCtaThreads<W>, 1) __maxnreg__((kMaxRegs<TN, W
   float* scales = red + 2 * L::kRedFloats;
   uint64_t* full = reinterpret_cast<uint64_t*>(scales + 2 * kb_slice * L::kScalePitch);
   uint64_t* empty = full + stages;
+  // The barrier a ring position's stage lands on: kAlternate gives warpgroup 1's positions their own.
+  auto landed = [&](int slot, int position_parity) {
+    return &full[(kAlternate<TN, W> && position_parity ? 2 * stages : 0) + slot];
+  };
   uint64_t* inbox_full = reinterpret_cast<uint64_t*>(scales) - 1;  // owner's sum: every rank's blocks landed
   // kScaleBox: the box's barrier, in the reduction buffers' last 8 bytes (the box stops short of them:
   // swapab_scale_box_at).
@@ -659,6 +703,7 @@ __global__ void __launch_bounds__(kCtaThreads<W>, 1) __maxnreg__((kMaxRegs<TN, W
     for (int s = 0; s < stages; ++s) {
       ptx::mbar_init(&full[s], 1);     // the producer's arrive.expect_tx; the TMA bytes do the rest
       ptx::mbar_init(&empty[s], kSplitTokens<TN, W> ? kConsumers : 128);  // every thread that reads the stage
+      if (kAlternate<TN, W>) ptx::mbar_init(landed(s, 1), 1);
     }
     if (kOwner) ptx::mbar_init(inbox_full, 1);  // rank 0's arrive.expect_tx; the pushed bytes do the rest
     if (kScaleBox) ptx::mbar_init(scales_landed, 1);
@@ -684,12 +729,12 @@ __global__ void __launch_bounds__(kCtaThreads<W>, 1) __maxnreg__((kMaxRegs<TN, W
     // ---------------- producer warp ----------------
     const uint64_t weight_policy = ptx::l2_evict_first();
     const uint64_t act_policy = ptx::l2_evict_last();
-    auto load_weight = [&](int slot, int kb, const TileOrigin& o) {
+    auto load_weight = [&](int slot, uint64_t* bar, int kb, const TileOrigin& o) {
       uint8_t* dst = smem + slot * stage_bytes + S::weight(p.kblocks, 0, p.rows);
       if (p.kblocks == 1)  // a 2-D box: measured ~0.8 us faster per call than the same box in 3-D
-        ptx::tma_load_2d(dst, &tmap_b, &full[slot], kb * kKBlockBytes, o.n0, weight_policy);
+        ptx::tma_load_2d(dst, &tmap_b, bar, kb * kKBlockBytes, o.n0, weight_policy);
       else
-        ptx::tma_load_3d(dst, &tmap_b, &full[slot], 0, o.n0, kb, weight_policy);
+        ptx::tma_load_3d(dst, &tmap_b, bar, 0, o.n0, kb, weight_policy);
     };
     // Constant weights: the first tile's first ring-full of weight boxes goes out before the wait for
     // the preceding kernel, so the weight stream overlaps its tail.
@@ -698,20 +743,21 @@ __global__ void __launch_bounds__(kCtaThreads<W>, 1) __maxnreg__((kMaxRegs<TN, W
     if (lane == 0) {
       const TileOrigin o = tile_origin(p, cluster, TN);
       for (int q = 0; q < prefetched; ++q) {
-        ptx::mbar_arrive_expect_tx(&full[q], stage_tx);  // tokens included
-        load_weight(q, kb_begin + q * p.kblocks, o);
+        ptx::mbar_arrive_expect_tx(landed(q, q & 1), stage_tx);  // tokens included
+        load_weight(q, landed(q, q & 1), kb_begin + q * p.kblocks, o);
       }
     }
     ptx::grid_dependency_wait();
     BLOCKFP8_MARK(1, lane == 0);  // the producer may load
     RingPos pos{0, 0};
-    int issued = 0;  // stages issued so far: the first `stages` need no free slot
+    int issued = 0;  // stages issued so far (the ring position): the first `stages` need no free slot
     bool first = true;
     for (int64_t t = cluster; t < p.tiles; t += clusters) {
       const TileOrigin o = tile_origin(p, t, TN);
       for (int q = 0, kb = kb_begin; q < stages_per_tile; ++q, kb += p.kblocks, pos.advance(1, stages)) {
         // A box may run past the slice: those k-blocks go unused.
-        if (issued++ >= stages) ptx::mbar_wait(&empty[pos.slot], pos.phase ^ 1);
+        uint64_t* bar = landed(pos.slot, issued & 1);
+        if (issued++ >= stages) ptx::mbar_wait(&empty[pos.slot], pos.phase() ^ 1);
         BLOCKFP8_MARK(11, lane == 0 && issued == stages + 1);  // a math warpgroup gave the first slot back
         BLOCKFP8_MARK(13, lane == 0 && q == swapab_mid_stage(stages_per_tile, kSplitTokens<TN, W> ? 1 : W));
         uint8_t* stage = smem + pos.slot * stage_bytes;
@@ -719,14 +765,14 @@ __global__ void __launch_bounds__(kCtaThreads<W>, 1) __maxnreg__((kMaxRegs<TN, W
           const bool weight_sent = first && q < prefetched;
           if (!weight_sent) {
             // Full boxes, out-of-bounds parts included.
-            ptx::mbar_arrive_expect_tx(&full[pos.slot], stage_tx);
-            load_weight(pos.slot, kb, o);
+            ptx::mbar_arrive_expect_tx(bar, stage_tx);
+            load_weight(pos.slot, bar, kb, o);
           }
           if constexpr (!kFused) {  // the token tiles
             if (p.kblocks == 1)
-              ptx::tma_load_2d(stage, &tmap_a, &full[pos.slot], kb * kKBlockBytes, o.m0, act_policy);
+              ptx::tma_load_2d(stage, &tmap_a, bar, kb * kKBlockBytes, o.m0, act_policy);
             else
-              ptx::tma_load_3d(stage, &tmap_a, &full[pos.slot], 0, o.m0, kb, act_policy);
+              ptx::tma_load_3d(stage, &tmap_a, bar, 0, o.m0, kb, act_policy);
           }
         }
       }
@@ -866,7 +912,11 @@ int resident_clusters(int device, int split, int smem) {
 // arrival before the wait (4 of 38 with it after, call 10). One early stage instead of a ring-full ran
 // 38 times clean (call 10, wip/const-prefetch-one): a copy still in flight into an early CTA when the
 // grid before it completes is the likeliest reading.
+#ifdef BLOCKFP8_CONST_WEIGHTS_PREFETCH  // for the fault's reproducer (tools/constw_fault_loop.sh)
+constexpr bool kConstWeightsPrefetch = true;
+#else
 constexpr bool kConstWeightsPrefetch = false;
+#endif
 
 Params make_params(const Problem& p, const blockfp8_config_t& cfg, int stages) {
   Params prm{};
