@@ -33,10 +33,9 @@ What to time (the floor, an empty kernel, cuBLASLt, the dispatcher's choice and,
                      and blockfp8_quant_gemm (blockfp8_quantize_1x128 + blockfp8_gemm), timed by default
                      at every M <= 256, checked bitwise against each other and against the SIMT reference
   --bf16a-max-m N    largest M for the bf16-activation backends (default 256)
-  --constw           also time blockfp8_constw: the dispatcher's choice with BLOCKFP8_FLAG_CONST_WEIGHTS at
-                     every M <= 128 (off by default while the library keeps the flag inert: its early
-                     weight stream is off until a launch failure in that path is explained)
-  --no-constw        do not time blockfp8_constw (the default)
+  --constw           time blockfp8_constw: the dispatcher's choice with BLOCKFP8_FLAG_CONST_WEIGHTS at every
+                     M <= 128 (the default; checked like the others)
+  --no-constw        do not time blockfp8_constw
   --config NAME      also this forced configuration at every point, named as the JSON's configs are
                      (swapab_r64_t8_s3_w2_k2_p6, tiled_t128_r144_p5_c2x1, tiled_t128_r192_p0_c1x1_k3
                      for K split over 3; a field 0 = the library's default where blockfp8_config_t

@@ -22,7 +22,7 @@ struct Options {
   bool repeat_check = false, user_shapes = false, quant = false, host_overhead = false;
   bool bf16a = true;         // the bf16-activation backends (blockfp8_bf16a, blockfp8_quant_gemm)
   bool a_scale_col_major = false;  // --a-scale-col-major: a_scale strides (1, M rounded up to 4)
-  bool const_weights = false;  // the blockfp8_constw backend (BLOCKFP8_FLAG_CONST_WEIGHTS), M <= 128: --constw
+  bool const_weights = true;  // the blockfp8_constw backend (BLOCKFP8_FLAG_CONST_WEIGHTS), M <= 128: --no-constw
   int64_t bf16a_max_m = 256;  // ... at every M up to this
   std::vector<blockfp8_config_t> configs;  // --config: forced configurations timed at every point
   std::string json_path, commit;

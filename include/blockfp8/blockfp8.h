@@ -120,12 +120,12 @@ typedef enum blockfp8_flags {
      be running (the inference case: weights are loaded once). The decode kernels are always launched
      with programmatic dependent launch (each may start while the preceding kernel finishes, and waits
      for it before reading A, a_scale or writing C); with this flag the TMA decode kernel also starts
-     streaming the weight before that wait (the warp-MMA kernel ignores it: its copies carry tokens too). Do not set it when a preceding kernel produces B or b_scale.
-     Measured on an H200 in graphs of back-to-back calls, it was slower as often as faster: 1.013x the
-     time on average over the 248 decode points of the run at 1465364, 0.87x on 32768x512 M = 1 (small CTAs, several
-     an SM), 1.04x on 2112x7168 M = 1, and 1.13x behind the quantiser. Measure before setting it.
-     For now the flag is accepted and has no effect: the early weight stream is off until a launch
-     failure reproduced in that path is explained (kConstWeightsPrefetch in src/kernels/swapab_splitk.cu). */
+     streaming the weight before that wait (the warp-MMA and tiled kernels ignore it). Do not set it
+     when a preceding kernel produces B or b_scale.
+     Measured on an H200 in graphs of back-to-back calls (the benchmark's blockfp8_constw backend), it
+     is faster where the TMA decode kernel runs 8- or 16-token tiles on the larger weights (0.88-0.95x
+     the time on 12288x1536, 7168x4096-9216, 4608/6144/9216x7168) and slower on 2112x7168 at M = 16-64
+     (1.07-1.08x) and at 64-token tiles (up to 1.06x): measure before setting it. */
   BLOCKFP8_FLAG_CONST_WEIGHTS = 2
 } blockfp8_flags_t;
 

@@ -152,12 +152,6 @@ constexpr bool kSplitTokens = kWgTokens<TN, W> < TN;
 template <int TN, int W>
 constexpr bool kAlternate = W == 2 && !kSplitTokens<TN, W>;
 
-#ifdef BLOCKFP8_EARLY_RELEASE
-constexpr bool kEarlyRelease = true;  // an experiment (docs/decode-kernel-notes.md)
-#else
-constexpr bool kEarlyRelease = false;
-#endif
-
 // Token boxes that stop at row M where one token tile holds every token (Params::token_rows), instead
 // of TN rows with TMA filling the rest with zeros. The fill is not free: a forced 64-token tile took
 // 67.7 us at M = 1 on 7168x16384 with it and 45.0 without (0.66-0.94x on three weights at M = 1-32,
@@ -255,7 +249,8 @@ struct ConsumerLoop {
   }
 
   // acc += part * a_scale[token] * b_scale; after a stage's last k-block, hand the stage back to the
-  // producer. The thread owns tokens 8j + 2*(lane%4) + {0,1}: wgmma's accumulator columns.
+  // producer unless release_early did. The thread owns tokens 8j + 2*(lane%4) + {0,1}: wgmma's
+  // accumulator columns.
   __device__ __forceinline__ void promote(const Step& st, int tok0, float (&part)[TW / 2],
                                          float (&acc)[TW / 2], bool release = true) const {
     ptx::fence_regs(part);
@@ -275,10 +270,12 @@ struct ConsumerLoop {
     if (release && last_of_stage(st)) ptx::mbar_arrive(&full[stages + st.pos.slot]);  // the slot's empty barrier
   }
 
-  // kEarlyRelease: hand a drained stage back before waiting for the next one to land, once its wgmma
-  // are done (the promotion reads registers, not the stage).
+  // Hand a drained stage back before waiting for the next one to land, once its wgmma are done (the
+  // promotion reads registers, not the stage): the producer refills the slot a stage sooner. Sound
+  // only with a full barrier per alternating warpgroup (kAlternate): with one a slot, it faulted
+  // (s20 call 7). 0.97-0.98x at 48-64 tokens on 7168x9216/16384, 0.98-1.01x elsewhere (s21 calls 1-2).
   __device__ __forceinline__ void release_early(const Step& st) const {
-    if (!kEarlyRelease || !last_of_stage(st)) return;
+    if (!last_of_stage(st)) return;
     ptx::wgmma_wait<0>();
     ptx::mbar_arrive(&full[stages + st.pos.slot]);
   }
@@ -306,7 +303,7 @@ struct ConsumerLoop {
         release_early(cur);
         issue(nxt, tok0, part1);
         ptx::wgmma_wait<1>();
-        promote(cur, tok0, part0, acc, !kEarlyRelease);
+        promote(cur, tok0, part0, acc, false);
       } else {
         ptx::wgmma_wait<0>();
         promote(cur, tok0, part0, acc);
@@ -318,7 +315,7 @@ struct ConsumerLoop {
         release_early(cur);
         issue(nxt, tok0, part0);
         ptx::wgmma_wait<1>();
-        promote(cur, tok0, part1, acc, !kEarlyRelease);
+        promote(cur, tok0, part1, acc, false);
       } else {
         ptx::wgmma_wait<0>();
         promote(cur, tok0, part1, acc);
@@ -737,7 +734,9 @@ __global__ void __launch_bounds__(kCtaThreads<W>, 1) __maxnreg__((kMaxRegs<TN, W
         ptx::tma_load_3d(dst, &tmap_b, bar, 0, o.n0, kb, weight_policy);
     };
     // Constant weights: the first tile's first ring-full of weight boxes goes out before the wait for
-    // the preceding kernel, so the weight stream overlaps its tail.
+    // the preceding kernel, so the weight stream overlaps its tail. (It faulted in 15-22 % of runs of
+    // a graph of back-to-back calls until the alternating warpgroups got a full barrier each, kAlternate:
+    // the early ring-full let a stage land out of order; 0 of 74 since, s21 calls 1-2.)
     const int prefetched = !kFused && p.const_weights && cluster < p.tiles ? min(stages, stages_per_tile) : 0;
     BLOCKFP8_MARK(10, lane == 0);  // tensor maps prefetched, policies made: about to wait for the previous grid
     if (lane == 0) {
@@ -904,20 +903,6 @@ int resident_clusters(int device, int split, int smem) {
   return clusters;
 }
 
-// BLOCKFP8_FLAG_CONST_WEIGHTS's early weight stream is off until a launch failure in that path is
-// explained: with it on, cudaErrorLaunchFailure in 15 of 90 runs of the faulting sequence
-// (12288x7168 M = 8, swapab_r64_t8_s1_w2_k2_p5; s14 call 9; before: s11 call 7, s13 calls 8-9); the
-// default path, same kernel and point, never faulted. With it off the flag's launches are the default's.
-// Not the cause: a missing proxy fence after the barriers' initialisation (s15 call 1), the stages'
-// arrival before the wait (4 of 38 with it after, call 10). One early stage instead of a ring-full ran
-// 38 times clean (call 10, wip/const-prefetch-one): a copy still in flight into an early CTA when the
-// grid before it completes is the likeliest reading.
-#ifdef BLOCKFP8_CONST_WEIGHTS_PREFETCH  // for the fault's reproducer (tools/constw_fault_loop.sh)
-constexpr bool kConstWeightsPrefetch = true;
-#else
-constexpr bool kConstWeightsPrefetch = false;
-#endif
-
 Params make_params(const Problem& p, const blockfp8_config_t& cfg, int stages) {
   Params prm{};
   prm.m = int(p.m), prm.n = int(p.n), prm.kb_total = int(p.k_blocks());
@@ -928,7 +913,7 @@ Params make_params(const Problem& p, const blockfp8_config_t& cfg, int stages) {
   prm.b_scale = p.b_scale, prm.sb_n = p.b_scale_stride_n, prm.sb_k = p.b_scale_stride_k;
   prm.c = p.c, prm.ldc = p.ldc, prm.c_dtype = p.c_dtype;
   prm.split = cfg.split_k, prm.stages = stages, prm.kblocks = cfg.stage_kblocks;
-  prm.const_weights = kConstWeightsPrefetch && (cfg.flags & BLOCKFP8_FLAG_CONST_WEIGHTS) != 0;
+  prm.const_weights = (cfg.flags & BLOCKFP8_FLAG_CONST_WEIGHTS) != 0;
   return prm;
 }
 

@@ -484,12 +484,12 @@ TEST_F(ReliabilityTest, Determinism) {
 
 // (b'') BLOCKFP8_FLAG_CONST_WEIGHTS in back-to-back calls: a graph of eight calls with the flag (under
 // PDL each may start its weight stream while the one before it finishes), replayed, must give the eager
-// result's bits and never fault. The flag's early stream is compiled out for now (kConstWeightsPrefetch
-// in swapab_splitk.cu): with it in, 12288 x 7168 at M = 8 faulted in 15 of 90 benchmark runs (s14
-// call 9). It did not reproduce that fault with the early stream in (three runs, s15 call 1): the
-// benchmark's graph of rotating weight copies does. On the default path it checks back-to-back graphs
-// of the decode kernels (TMA at 12288 x 7168 M = 8 and 2112 x 7168 M = 16, warp-MMA split over a
-// cluster at 576 x 7168 M = 1).
+// result's bits and never fault. The benchmark's graph of rotating weight copies faulted at 12288 x 7168
+// M = 8 in 15-22 % of runs until the alternating warpgroups got a full barrier each (s21; the fault loop
+// is tools/constw_fault_loop.sh); this test had not reproduced it (three runs, s15 call 1), but it did
+// catch the early release that the same hazard broke (s20 call 7). It checks back-to-back graphs of the
+// decode kernels (TMA at 12288 x 7168 M = 8 and 2112 x 7168 M = 16, warp-MMA split over a cluster at
+// 576 x 7168 M = 1).
 TEST_F(ReliabilityTest, ConstWeightsBackToBackInAGraph) {
   blockfp8_config_t cw = kAuto;
   cw.flags = BLOCKFP8_FLAG_CONST_WEIGHTS;
