@@ -114,6 +114,15 @@ constexpr bool swapab_owner_sum_fits(int split_k, int weight_rows) {
 // The owner's sum serves token tiles up to this wide, on two warpgroups: at 32 tokens it measured
 // 1.01-1.13x the pulled sum's time (s18 call 3), rank 0 taking every pushed byte and every store.
 constexpr int kSwapabOwnerSumMaxTokenTile = 16;
+
+// BLOCKFP8_FLAG_CONST_WEIGHTS lets the TMA decode kernel stream its first ring-full of weight before the
+// preceding kernel ends; it takes the offer at token tiles up to 32. Against the default in one run
+// (s21 call 3, 113 points): a geometric mean of 0.947x the time at 8 tokens (none above 1.01x), 0.971x
+// at 16 and 0.986x at 32, but 1.028x at 64 (none below 0.99x, up to 1.09x).
+constexpr int kSwapabConstWeightsMaxTokenTile = 32;
+constexpr bool swapab_streams_weight_early(int flags, int token_tile) {
+  return (flags & BLOCKFP8_FLAG_CONST_WEIGHTS) != 0 && token_tile <= kSwapabConstWeightsMaxTokenTile;
+}
 // Whether the owner's sum may serve cfg (a decode configuration with its defaults filled in) over
 // kb_total k-blocks with this lead: a token tile it serves, ranks whose pushes fit rank 0's reduction
 // buffers, every rank keeping a stage for each warpgroup (each adds its partial through its last

@@ -913,7 +913,7 @@ Params make_params(const Problem& p, const blockfp8_config_t& cfg, int stages) {
   prm.b_scale = p.b_scale, prm.sb_n = p.b_scale_stride_n, prm.sb_k = p.b_scale_stride_k;
   prm.c = p.c, prm.ldc = p.ldc, prm.c_dtype = p.c_dtype;
   prm.split = cfg.split_k, prm.stages = stages, prm.kblocks = cfg.stage_kblocks;
-  prm.const_weights = (cfg.flags & BLOCKFP8_FLAG_CONST_WEIGHTS) != 0;
+  prm.const_weights = swapab_streams_weight_early(cfg.flags, cfg.token_tile);
   return prm;
 }
 

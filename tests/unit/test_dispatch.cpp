@@ -172,6 +172,15 @@ TEST(Dispatch, ScaleBoxKblocks) {
 
 // Where the a_scale box lands: the reduction buffers short of their barrier, else the next tile's scale
 // buffer (128-byte aligned, inside the scales region), else nowhere.
+TEST(Dispatch, ConstWeightsStreamEarlyUpTo32Tokens) {
+  for (int tn : kSwapabTokenTiles) {
+    EXPECT_FALSE(swapab_streams_weight_early(0, tn)) << tn;
+    EXPECT_FALSE(swapab_streams_weight_early(BLOCKFP8_FLAG_BATCH_INVARIANT, tn)) << tn;
+    EXPECT_EQ(swapab_streams_weight_early(BLOCKFP8_FLAG_CONST_WEIGHTS, tn), tn <= 32) << tn;
+    EXPECT_EQ(swapab_streams_weight_early(BLOCKFP8_FLAG_CONST_WEIGHTS | BLOCKFP8_FLAG_BATCH_INVARIANT, tn), tn <= 32);
+  }
+}
+
 TEST(Dispatch, ScaleBoxPlace) {
   EXPECT_EQ(swapab_scale_box_at(32, 128, 128), 0);  // 7168x16384 split 1
   EXPECT_EQ(swapab_scale_box_at(64, 56, 56), 0);    // 12288x7168
