@@ -123,7 +123,7 @@ typedef enum blockfp8_flags {
      streaming the weight before that wait, at token tiles up to 32 (the warp-MMA and tiled kernels,
      and wider tiles, where it measured slower, ignore it). Do not set it when a preceding kernel
      produces B or b_scale. Measured on an H200 in graphs of back-to-back calls (the benchmark's
-     blockfp8_constw backend), it took 0.87-0.95x the default's time on many decode points (8- and
+     blockfp8_constw backend), it took 0.87-0.96x the default's time on many decode points (8- and
      16-token tiles on 12288x1536, 7168x4096-9216, 4608/6144/9216x7168) and 1.03-1.07x on a few
      small weights (2112x7168, 7168x2048/2304 at M = 16-32): measure before setting it. */
   BLOCKFP8_FLAG_CONST_WEIGHTS = 2

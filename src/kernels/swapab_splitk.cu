@@ -273,7 +273,7 @@ struct ConsumerLoop {
   // Hand a drained stage back before waiting for the next one to land, once its wgmma are done (the
   // promotion reads registers, not the stage): the producer refills the slot a stage sooner. Sound
   // only with a full barrier per alternating warpgroup (kAlternate): with one a slot, it faulted
-  // (s20 call 7). 0.97-0.98x at 48-64 tokens on 7168x9216/16384, 0.98-1.01x elsewhere (s21 calls 1-2).
+  // (s20 call 7). 0.97-0.98x at 48-64 tokens on 7168x16384, 56 of 63 points within 0.98-1.02x (s21 calls 1-2).
   __device__ __forceinline__ void release_early(const Step& st) const {
     if (!last_of_stage(st)) return;
     ptx::wgmma_wait<0>();
