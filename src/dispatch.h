@@ -115,6 +115,16 @@ constexpr bool swapab_owner_sum_fits(int split_k, int weight_rows) {
 // 1.01-1.13x the pulled sum's time (s18 call 3), rank 0 taking every pushed byte and every store.
 constexpr int kSwapabOwnerSumMaxTokenTile = 16;
 
+// Two math warpgroups taking alternate stages (the decode kernel's kAlternate) own ring position
+// p = lap * stages + slot by its parity, and each waits on a full barrier of its own per slot. Warpgroup
+// w uses slot s on every lap of an even ring and on every other lap of an odd one, so the phase it
+// awaits on its barrier of slot s at lap `lap` has the parity of bit 0 or bit 1 of the lap.
+// (Unit test Dispatch.AlternatingRingParity walks the ring and counts each barrier's uses.)
+constexpr int swapab_ring_warpgroup(uint32_t lap, int slot, int stages) {
+  return int((lap * uint32_t(stages) + uint32_t(slot)) & 1u);
+}
+constexpr uint32_t swapab_alternate_wait_parity(uint32_t lap, int stages) { return (lap >> (stages & 1)) & 1u; }
+
 // BLOCKFP8_FLAG_CONST_WEIGHTS lets the TMA decode kernel stream its first ring-full of weight before the
 // preceding kernel ends; it takes the offer at token tiles up to 32. Against the default in one run
 // (s21 call 3, 113 points): a geometric mean of 0.947x the time at 8 tokens (none above 1.01x), 0.971x

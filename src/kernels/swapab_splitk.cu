@@ -107,7 +107,7 @@ struct RingPos {
   uint32_t lap;
   __device__ __forceinline__ uint32_t phase() const { return lap & 1; }
   // The parity of the ring position: which of two alternating warpgroups takes it (kAlternate).
-  __device__ __forceinline__ int parity(int stages) const { return (lap * stages + slot) & 1; }
+  __device__ __forceinline__ int parity(int stages) const { return swapab_ring_warpgroup(lap, slot, stages); }
   __device__ __forceinline__ void advance(int by, int stages) {
     slot += by;
     if (slot >= stages) slot -= stages, ++lap;  // by <= stages
@@ -151,6 +151,30 @@ constexpr bool kSplitTokens = kWgTokens<TN, W> < TN;
 // which warpgroup holds which), and park adds them commutatively: the bits do not depend on it.
 template <int TN, int W>
 constexpr bool kAlternate = W == 2 && !kSplitTokens<TN, W>;
+
+// Timing-only switches, for measuring where the stream's time goes (the results are wrong: never in a
+// library build; bench with --no-check). -DBLOCKFP8_DIAG_NO_WGMMA: the math warps skip the wgmma;
+// _NO_PROMOTE: they skip the promotion; both: they only wait for stages and hand them back;
+// _NO_TOKENS: the producer loads no token tiles. docs/decode-kernel-notes.md (twenty-first session)
+// has what they measured.
+#if defined(BLOCKFP8_DIAG_NO_WGMMA) || defined(BLOCKFP8_DIAG_NO_PROMOTE) || defined(BLOCKFP8_DIAG_NO_TOKENS)
+#pragma message("blockfp8: a timing-only diagnostic build of the decode kernel; its results are wrong")
+#endif
+#ifdef BLOCKFP8_DIAG_NO_WGMMA
+constexpr bool kDiagNoWgmma = true;
+#else
+constexpr bool kDiagNoWgmma = false;
+#endif
+#ifdef BLOCKFP8_DIAG_NO_PROMOTE
+constexpr bool kDiagNoPromote = true;
+#else
+constexpr bool kDiagNoPromote = false;
+#endif
+#ifdef BLOCKFP8_DIAG_NO_TOKENS
+constexpr bool kDiagNoTokens = true;
+#else
+constexpr bool kDiagNoTokens = false;
+#endif
 
 // Token boxes that stop at row M where one token tile holds every token (Params::token_rows), instead
 // of TN rows with TMA filling the rest with zeros. The fill is not free: a forced 64-token tile took
@@ -226,7 +250,7 @@ struct ConsumerLoop {
   __device__ __forceinline__ void issue(const Step& st, int tok0, float (&part)[TW / 2]) const {
     if (st.q == 0) {
       if constexpr (kAlternate<TN, W>)  // this warpgroup's barrier: the one after the empty ones for warpgroup 1
-        ptx::mbar_wait(&full[(threadIdx.x >= 128 ? 2 * stages : 0) + st.pos.slot], (st.pos.lap >> (stages & 1)) & 1);
+        ptx::mbar_wait(&full[(threadIdx.x >= 128 ? 2 * stages : 0) + st.pos.slot], swapab_alternate_wait_parity(st.pos.lap, stages));
       else
         ptx::mbar_wait(&full[st.pos.slot], st.pos.phase());
     }
@@ -240,6 +264,7 @@ struct ConsumerLoop {
     const uint8_t* weight = stage + S::weight(kblocks, st.q, rows);
     const uint64_t desc_w = ptx::wgmma_desc_k128_sw128(weight);  // weight rows: wgmma A
     const uint64_t desc_t = ptx::wgmma_desc_k128_sw128(tokens);  // tokens: wgmma B
+    if (kDiagNoWgmma) return;
     ptx::wgmma_fence();
 #pragma unroll
     for (int kk = 0; kk < kKBlockBytes / 32; ++kk)
@@ -254,6 +279,10 @@ struct ConsumerLoop {
   __device__ __forceinline__ void promote(const Step& st, int tok0, float (&part)[TW / 2],
                                          float (&acc)[TW / 2], bool release = true) const {
     ptx::fence_regs(part);
+    if (kDiagNoPromote) {
+      if (release && last_of_stage(st)) ptx::mbar_arrive(&full[stages + st.pos.slot]);
+      return;
+    }
     const int lane = threadIdx.x % 32;
     const float* sc = scales + st.i * L::kScalePitch;
     const float sb = sc[TN];
@@ -661,7 +690,9 @@ __global__ void __launch_bounds__(kCtaThreads<W>, 1) __maxnreg__((kMaxRegs<TN, W
   using S = StageLayout<TN, kFused>;
   const int stage_bytes = S::bytes(p.kblocks, p.rows);
   // What TMA delivers into a stage: every box in full, out-of-bounds parts included.
-  const int stage_tx = kTailTokens<TN, kFused> ? p.kblocks * (p.rows + p.token_rows) * kKBlockBytes : stage_bytes;
+  const int stage_tx = kDiagNoTokens && !kFused        ? p.kblocks * p.rows * kKBlockBytes
+                       : kTailTokens<TN, kFused> ? p.kblocks * (p.rows + p.token_rows) * kKBlockBytes
+                                                 : stage_bytes;
   const int tid = threadIdx.x;
   const int warp = tid / 32, lane = tid % 32;
   const int rank = blockIdx.x % p.split;  // == %cluster_ctarank: the cluster spans consecutive x
@@ -767,7 +798,7 @@ __global__ void __launch_bounds__(kCtaThreads<W>, 1) __maxnreg__((kMaxRegs<TN, W
             ptx::mbar_arrive_expect_tx(bar, stage_tx);
             load_weight(pos.slot, bar, kb, o);
           }
-          if constexpr (!kFused) {  // the token tiles
+          if constexpr (!kFused && !kDiagNoTokens) {  // the token tiles
             if (p.kblocks == 1)
               ptx::tma_load_2d(stage, &tmap_a, bar, kb * kKBlockBytes, o.m0, act_policy);
             else

@@ -172,6 +172,32 @@ TEST(Dispatch, ScaleBoxKblocks) {
 
 // Where the a_scale box lands: the reduction buffers short of their barrier, else the next tile's scale
 // buffer (128-byte aligned, inside the scales region), else nowhere.
+// The decode kernel's alternating warpgroups: walk a CTA's ring over several tiles the way the kernel
+// does (stage q of a tile at ring position tile_start + q, the warpgroup by the position's parity; each
+// warpgroup's first stage of a tile skips one where the tile starts on the other's parity) and check
+// that every wait's parity is the count of earlier uses of that warpgroup's barrier of that slot.
+TEST(Dispatch, AlternatingRingParity) {
+  for (int stages = 1; stages <= kSwapabMaxStages; ++stages)
+    for (int per_tile : {1, 2, 3, 5, 7, 8, 19, 56}) {
+      std::vector<int> uses(2 * stages, 0);
+      uint32_t start = 0;  // the tile's first ring position
+      for (int tile = 0; tile < 5; ++tile, start += per_tile)
+        for (int wg = 0; wg < 2; ++wg) {
+          const uint32_t lap0 = start / stages;
+          const int slot0 = int(start % stages);
+          const int skip = (wg ^ swapab_ring_warpgroup(lap0, slot0, stages)) & 1;
+          for (uint32_t p = start + skip; p < start + per_tile; p += 2) {
+            const uint32_t lap = p / stages;
+            const int slot = int(p % stages);
+            ASSERT_EQ(swapab_ring_warpgroup(lap, slot, stages), wg) << stages << " " << p;
+            ASSERT_EQ(swapab_alternate_wait_parity(lap, stages), uint32_t(uses[2 * slot + wg] & 1))
+                << "stages " << stages << " per tile " << per_tile << " position " << p;
+            ++uses[2 * slot + wg];
+          }
+        }
+    }
+}
+
 TEST(Dispatch, ConstWeightsStreamEarlyUpTo32Tokens) {
   for (int tn : kSwapabTokenTiles) {
     EXPECT_FALSE(swapab_streams_weight_early(0, tn)) << tn;
