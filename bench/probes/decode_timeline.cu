@@ -43,19 +43,21 @@ const char* kMarkNames[kMarks] = {"entry",        "producer may load", "first ti
                                   "stored",        "exit",              "first stage landed (wg0)",
                                   "barriers initialised", "producer set up",
                                   "first slot back (producer)", "mid stage landed (wg0)",
-                                  "mid stage issued (producer)"};
+                                  "mid stage issued (producer)", "mid stage wait begins (wg0)",
+                                  "mid stage wgmma issued (wg0)", "mid stage released (wg0)",
+                                  "mid stage promoted (wg0)"};
 const char* kFloorMarkNames[kMarks] = {"entry", "first pass landed (thread 0)", "exit", "", "", "", "", "", "", "", "",
-                                       "", "", ""};
+                                       "", "", "", "", "", "", ""};
 const char* kWarpMmaMarkNames[kMarks] = {"entry", "preceding grid done", "ring's first copies issued",
                                          "first k-block landed (warp 0)", "math done (warp 0)",
                                          "math done (all warps)", "exit", "partials in shared memory", "thread 0's first sum",
-                                         "", "", "", "", ""};
+                                         "", "", "", "", "", "", "", "", ""};
 
 // The tiled kernel's marks (thread 0 of the CTA unless named; math marks: the last tile's).
 const char* kTiledMarkNames[kMarks] = {"entry", "preceding grid done", "producer's last load issued",
                                        "first stage landed (wg0)", "math done (wg0)", "all ranks parked (split)",
                                        "stores issued", "exit", "first stage issued (producer)",
-                                       "parked (split)", "", "", "", ""};
+                                       "parked (split)", "", "", "", "", "", "", "", ""};
 
 int main(int argc, char** argv) try {
   using bench::DeviceBuffer;

@@ -247,16 +247,24 @@ struct ConsumerLoop {
   }
   __device__ __forceinline__ bool valid(const Step& st) const { return st.i < kb_count; }
 
+#ifdef BLOCKFP8_TIMELINE
+  // Thread 0 at the stage the producer marks as issued (mark 13): warpgroup 0's first past half the
+  // slice. Marks 14, 12, 15, 16, 17 follow that stage through the warpgroup's loop.
+  __device__ __forceinline__ bool mid_stage(const Step& st) const {
+    return threadIdx.x == 0 && st.i - st.q == swapab_mid_stage((kb_count + kblocks - 1) / kblocks, kStride) * kblocks;
+  }
+#endif
+
   __device__ __forceinline__ void issue(const Step& st, int tok0, float (&part)[TW / 2]) const {
+    BLOCKFP8_MARK(14, st.q == 0 && mid_stage(st));  // its wait begins
     if (st.q == 0) {
-      if constexpr (kAlternate<TN, W>)  // this warpgroup's barrier: the one after the empty ones for warpgroup 1
-        ptx::mbar_wait(&full[(threadIdx.x >= 128 ? 2 * stages : 0) + st.pos.slot], swapab_alternate_wait_parity(st.pos.lap, stages));
+      if constexpr (kAlternate<TN, W>)  // this warpgroup's barrier: warpgroup 1's follow the empty ones
+        ptx::mbar_wait(&full[(threadIdx.x >= 128 ? 2 * stages : 0) + st.pos.slot],
+                       swapab_alternate_wait_parity(st.pos.lap, stages));
       else
         ptx::mbar_wait(&full[st.pos.slot], st.pos.phase());
     }
-    // The stage the producer marks as issued (mark 13): warpgroup 0's first past half the slice.
-    BLOCKFP8_MARK(12, threadIdx.x == 0 && st.q == 0 &&
-                          st.i == swapab_mid_stage((kb_count + kblocks - 1) / kblocks, kStride) * kblocks);
+    BLOCKFP8_MARK(12, st.q == 0 && mid_stage(st));  // it landed
     const uint8_t* stage = smem + st.pos.slot * S::bytes(kblocks, rows);
     // A split half starts 64 rows in: a whole number of 1024-byte swizzle atoms.
     const uint8_t* tile = kFused ? resident + st.i * TN * kKBlockBytes : stage + S::tokens(st.q);
@@ -271,6 +279,7 @@ struct ConsumerLoop {
       ptx::WgmmaE4M3<TW>::mma(part, ptx::desc_advance(desc_w, kk * 32), ptx::desc_advance(desc_t, kk * 32), kk > 0);
     ptx::wgmma_commit();
     ptx::fence_regs(part);
+    BLOCKFP8_MARK(15, st.q == 0 && mid_stage(st));  // its first k-block's wgmma issued
   }
 
   // acc += part * a_scale[token] * b_scale; after a stage's last k-block, hand the stage back to the
@@ -297,6 +306,7 @@ struct ConsumerLoop {
       acc[4 * j + 3] = fmaf(part[4 * j + 3], s1, acc[4 * j + 3]);
     }
     if (release && last_of_stage(st)) ptx::mbar_arrive(&full[stages + st.pos.slot]);  // the slot's empty barrier
+    BLOCKFP8_MARK(17, last_of_stage(st) && mid_stage(st));  // promoted
   }
 
   // Hand a drained stage back before waiting for the next one to land, once its wgmma are done (the
@@ -306,6 +316,7 @@ struct ConsumerLoop {
   __device__ __forceinline__ void release_early(const Step& st) const {
     if (!last_of_stage(st)) return;
     ptx::wgmma_wait<0>();
+    BLOCKFP8_MARK(16, mid_stage(st));  // its wgmma done: released
     ptx::mbar_arrive(&full[stages + st.pos.slot]);
   }
 
