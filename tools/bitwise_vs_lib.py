@@ -7,12 +7,13 @@ Usage: python3 tools/bitwise_vs_lib.py OLD.so NEW.so [--shape N,K ...] [--m 1,8,
 Prints one line per differing point and a summary; exits 1 on any difference or error."""
 import argparse
 import ctypes
+import os
 import sys
 
 import torch
 
-DEEPSEEK = [(2112, 7168), (576, 7168), (24576, 1536), (32768, 512), (7168, 16384), (4096, 7168),
-            (36864, 7168), (7168, 18432), (24576, 7168), (12288, 7168), (7168, 2048), (4608, 7168)]
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "python"))
+from blockfp8.bench import deepseek_shapes  # noqa: E402  (the benchmark's shape set; loads no library)
 
 
 def load(path):
@@ -43,18 +44,8 @@ def main():
     ap.add_argument("--m", default="1,2,4,8,12,16,24,32,40,48,56,64,96,128,192,256")
     args = ap.parse_args()
     shapes = [tuple(int(x) for x in s.split(",")) for s in args.shape]
-    if not shapes:  # the DeepSeek set at each TP: N split for column-parallel, K for row-parallel
-        for tp in (int(t) for t in args.tp.split(",")):
-            for n, k in DEEPSEEK:
-                row_parallel = n == 7168 and k in (16384, 18432, 2048)
-                col_split = (n, k) in ((24576, 1536), (32768, 512), (36864, 7168), (24576, 7168), (12288, 7168))
-                if row_parallel and k // tp % 128 == 0:
-                    shapes.append((n, k // tp))
-                elif col_split:
-                    shapes.append((n // tp, k))
-                elif tp == 1:
-                    shapes.append((n, k))
-        shapes = list(dict.fromkeys(shapes))
+    if not shapes:  # the DeepSeek set at each TP, as the benchmarks take it
+        shapes = [(n, k) for n, k, _ in deepseek_shapes([int(t) for t in args.tp.split(",")])]
     ms = [int(x) for x in args.m.split(",")]
     old, new = load(args.old), load(args.new)
     torch.manual_seed(1234)

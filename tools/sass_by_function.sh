@@ -5,6 +5,8 @@
 #   then: paste old.txt new.txt | awk '{print ($2 == $4 ? "same" : "DIFF"), $1}'
 # Each line: the mangled function name and the md5 of its instructions (addresses and encodings removed).
 # CUOBJDUMP: the cuobjdump to use (default: the CUDA toolkit's, else the first on PATH).
+# Where there is no cuobjdump (this build machine), tools/kernel_text_hashes.sh compares one source's
+# kernels from an sm_90a cubin instead.
 set -euo pipefail
 BIN=$1 PAT=${2:-.}
 CUOBJDUMP=${CUOBJDUMP:-$( [ -x /usr/local/cuda/bin/cuobjdump ] && echo /usr/local/cuda/bin/cuobjdump || command -v cuobjdump)}

@@ -152,6 +152,14 @@ constexpr bool kSplitTokens = kWgTokens<TN, W> < TN;
 template <int TN, int W>
 constexpr bool kAlternate = W == 2 && !kSplitTokens<TN, W>;
 
+// The barriers follow the scales: `stages` full ones, `stages` empty ones, and where kAlternate,
+// warpgroup 1's `stages` full ones. The full barrier of `slot` that warpgroup `wg` waits on (the
+// producer arrives on the one of the stage's warpgroup).
+template <int TN, int W>
+__device__ __forceinline__ uint64_t* full_barrier(uint64_t* full, int stages, int slot, bool wg1) {
+  return &full[(kAlternate<TN, W> && wg1 ? 2 * stages : 0) + slot];
+}
+
 // Timing-only switches, for measuring where the stream's time goes (the results are wrong: never in a
 // library build; bench with --no-check). -DBLOCKFP8_DIAG_NO_WGMMA: the math warps skip the wgmma;
 // _NO_PROMOTE: they skip the promotion; both: they only wait for stages and hand them back;
@@ -219,7 +227,7 @@ struct ConsumerLoop {
   // at the 168-register cap of a 288-thread CTA, and every live value more spilled.
   const uint8_t* smem;
   const float* scales;
-  uint64_t* full;  // `stages` full barriers, `stages` empty ones, kAlternate: `stages` full ones of warpgroup 1
+  uint64_t* full;  // the barriers (full_barrier); the empty one of slot s at full[stages + s]
   int stages, kblocks, kb_count, rows;
   const uint8_t* resident;  // kFused: the K slice's quantised tokens, kb_count tiles of [TN][128]
 
@@ -258,11 +266,8 @@ struct ConsumerLoop {
   __device__ __forceinline__ void issue(const Step& st, int tok0, float (&part)[TW / 2]) const {
     BLOCKFP8_MARK(14, st.q == 0 && mid_stage(st));  // its wait begins
     if (st.q == 0) {
-      if constexpr (kAlternate<TN, W>)  // this warpgroup's barrier: warpgroup 1's follow the empty ones
-        ptx::mbar_wait(&full[(threadIdx.x >= 128 ? 2 * stages : 0) + st.pos.slot],
-                       swapab_alternate_wait_parity(st.pos.lap, stages));
-      else
-        ptx::mbar_wait(&full[st.pos.slot], st.pos.phase());
+      ptx::mbar_wait(full_barrier<TN, W>(full, stages, st.pos.slot, threadIdx.x >= 128),
+                     kAlternate<TN, W> ? swapab_alternate_wait_parity(st.pos.lap, stages) : st.pos.phase());
     }
     BLOCKFP8_MARK(12, st.q == 0 && mid_stage(st));  // it landed
     const uint8_t* stage = smem + st.pos.slot * S::bytes(kblocks, rows);
@@ -721,9 +726,9 @@ __global__ void __launch_bounds__(kCtaThreads<W>, 1) __maxnreg__((kMaxRegs<TN, W
   float* scales = red + 2 * L::kRedFloats;
   uint64_t* full = reinterpret_cast<uint64_t*>(scales + 2 * kb_slice * L::kScalePitch);
   uint64_t* empty = full + stages;
-  // The barrier a ring position's stage lands on: kAlternate gives warpgroup 1's positions their own.
+  // The barrier a ring position's stage lands on: its warpgroup's by the position's parity.
   auto landed = [&](int slot, int position_parity) {
-    return &full[(kAlternate<TN, W> && position_parity ? 2 * stages : 0) + slot];
+    return full_barrier<TN, W>(full, stages, slot, position_parity != 0);
   };
   uint64_t* inbox_full = reinterpret_cast<uint64_t*>(scales) - 1;  // owner's sum: every rank's blocks landed
   // kScaleBox: the box's barrier, in the reduction buffers' last 8 bytes (the box stops short of them:
