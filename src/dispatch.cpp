@@ -29,7 +29,8 @@ int swapab_fused_smem_bytes(int token_tile, int weight_rows, int kblocks, int st
 
 int swapab_fused_stages(const blockfp8_config_t& cfg, int64_t m, int64_t n, int64_t k, const DeviceInfo& dev) {
   if (cfg.kernel != BLOCKFP8_KERNEL_SWAPAB_SPLITK || cfg.warpgroups != 2 || m > cfg.token_tile ||
-      cfg.token_tile > kSwapabFusedMaxTokenTile || cfg.stage_kblocks < 1 || cfg.weight_rows < 1)
+      cfg.token_tile > kSwapabFusedMaxTokenTile || cfg.stage_kblocks < 1 || cfg.weight_rows < 1 ||
+      swapab_rows_straddle(cfg.weight_rows))
     return 0;
   if (strip_ctas(n, cfg.weight_rows, cfg.split_k) > dev.sm_count) return 0;  // dispatch.h
   const int kb_slice = swapab_kb_slice(k / 128, cfg.split_k);
@@ -44,7 +45,7 @@ int swapab_fused_stages(const blockfp8_config_t& cfg, int64_t m, int64_t n, int6
 bool swapab_owner_sum_ok(const blockfp8_config_t& cfg, int kb_total, int lead) {
   if (cfg.warpgroups != 2 || cfg.token_tile > kSwapabOwnerSumMaxTokenTile || lead < 0 ||
       (cfg.flags & BLOCKFP8_FLAG_BATCH_INVARIANT) || !swapab_owner_sum_fits(cfg.split_k, cfg.weight_rows) ||
-      cfg.stage_kblocks < 1)
+      swapab_rows_straddle(cfg.weight_rows) || cfg.stage_kblocks < 1)
     return false;
   for (int r = 0; r < cfg.split_k; ++r) {
     const int begin = swapab_slice_begin(kb_total, cfg.split_k, lead, r);
@@ -104,7 +105,7 @@ int swapab_default_stage_kblocks(int token_tile, int weight_rows, int warpgroups
   // 3 rounds, 27.17 / 29.97; unsplit 9216x7168, 2 rounds, kept 2: 28.53 / 31.96), nor where the
   // larger boxes leave a shallow ring (7168x8192 M = 64: 4 stages of 2 k-blocks ran 28.8 us, 9 of one
   // 26.3 at 1465364). Shorter slices and tiles keep 8 KB.
-  const bool wide_boxes = weight_rows == kSwapabRowsPerTile && kb_slice >= kSwapabLongSliceKBlocks && !split_rounds &&
+  const bool wide_boxes = 2 * weight_rows > kSwapabRowsPerTile && kb_slice >= kSwapabLongSliceKBlocks && !split_rounds &&
                           swapab_max_stages(token_tile, weight_rows, 2, kb_slice, dev) >= kSwapabDeepRingStages;
   const int target_box = wide_boxes ? 16 * 1024 : 8 * 1024;
   int kb = std::max(1, std::min({kSwapabMaxStageKBlocks, kb_slice, target_box / (weight_rows * 128)}));
@@ -159,6 +160,7 @@ struct DefaultShape {
 bool runnable(int64_t m, int64_t n, int64_t kb_total, int token_tile, int weight_rows, int split, int min_ring,
               int warpgroups, const DeviceInfo& dev) {
   if (split > kb_total || cluster_capacity(split, dev) == 0) return false;
+  if (swapab_rows_straddle(weight_rows) && !swapab_straddle_ok(token_tile, warpgroups)) return false;
   const DefaultShape d(m, n, kb_total, token_tile, weight_rows, split, dev, warpgroups);
   const int deepest = swapab_max_stages(token_tile, weight_rows, d.kblocks, d.kb_slice, dev);
   const int per_slice = (d.kb_slice + d.kblocks - 1) / d.kblocks;  // a ring deeper than a K slice never fills
@@ -197,6 +199,16 @@ int paired_candidate(int64_t m, int64_t n, int64_t kb_total, int token_tile, int
 // Whether a full-ring decode configuration leaves SMs idle: its CTAs take several rounds, or one
 // round on fewer than three quarters of the SMs (2112x7168's 99 CTAs of 132 do not count: paired
 // rings measured slower there).
+// Tiles across b_scale blocks (heights 40-56) where they measured no slower: token tiles up to 32
+// (at 64 tokens the promotion's two products a row cost 1.03-1.07x on four 7168-row weights) and K
+// slices of 12+ k-blocks (s22 call 4, the dispatcher's picks against main's: 1.10-1.14x on 3072x1536
+// at split 3, 4 k-blocks; 1.01x on 6144x1536 at 6; 0.95-0.96x on 12288x1536 at 12; 0.91-0.97x on
+// 18432/12288/9216/6144/36864x7168).
+bool straddle_pays(int token_tile, int rows, int kb_slice) {
+  return !swapab_rows_straddle(rows) ||
+         (token_tile <= kSwapabStraddleMaxTokenTile && kb_slice >= kSwapabStraddleMinSlice);
+}
+
 bool leaves_sms_idle(int64_t m, int64_t n, int64_t kb_total, const blockfp8_config_t& cfg, const DeviceInfo& dev) {
   const int64_t tiles = decode_tiles(m, n, cfg.token_tile, cfg.weight_rows);
   return tiles > round_capacity(m, n, kb_total, cfg.token_tile, cfg.weight_rows, cfg.split_k, dev) ||
@@ -351,6 +363,7 @@ blockfp8_config_t choose_swapab_config(int64_t m, int64_t n, int64_t k, const De
       for (int s = 1; s <= kMaxSplitK; ++s) {
         for (int r = int(std::size(kSwapabWeightRows)) - 1; r >= 0; --r) {
           const int rows = kSwapabWeightRows[r];
+          if (!straddle_pays(cfg.token_tile, rows, swapab_kb_slice(int(kb_total), s))) continue;
           if (!runnable(m, n, kb_total, cfg.token_tile, rows, s, min_ring, warpgroups, dev)) continue;
           const double cost = swapab_cost_ns(m, n, k, cfg.token_tile, rows, s, dev);
           if (best < 0 || cost < best * 0.98) best = cost, cfg.weight_rows = rows, cfg.split_k = s;
@@ -363,16 +376,43 @@ blockfp8_config_t choose_swapab_config(int64_t m, int64_t n, int64_t k, const De
       break;
     }
   }
-  if (best < 0) cfg.weight_rows = kSwapabRowsPerTile, cfg.split_k = 1;  // check_config will refuse it
-  else if (leaves_sms_idle(m, n, kb_total, cfg, dev)) {
+  if (best < 0) {
+    cfg.weight_rows = kSwapabRowsPerTile, cfg.split_k = 1;  // check_config will refuse it
+    return cfg;
+  }
+  if (leaves_sms_idle(m, n, kb_total, cfg, dev)) {
     // Paired rings, where the best full-ring configuration cannot fill the SMs in one round.
     for (int s = 1; s <= kMaxSplitK; ++s) {
       for (int r = int(std::size(kSwapabWeightRows)) - 1; r >= 0; --r) {
         const int rows = kSwapabWeightRows[r];
+        if (!straddle_pays(cfg.token_tile, rows, swapab_kb_slice(int(kb_total), s))) continue;
         const int paired = paired_candidate(m, n, kb_total, cfg.token_tile, rows, s, cfg.warpgroups, dev);
         if (!paired) continue;
         const double cost = swapab_cost_ns(m, n, k, cfg.token_tile, rows, s, dev, paired);
         if (cost < best * 0.98) best = cost, cfg.weight_rows = rows, cfg.split_k = s, cfg.stages = paired;
+      }
+    }
+  }
+  // A near-tie that streams from more SMs: the cost model charges a k-block a fixed pace whatever its
+  // rows, so it ranks 56-row tiles on the N = 7168 weights (128 CTAs) level with 64-row ones (112).
+  // Measured (s22 call 4, forced, split 1, 56 against 64 rows): 0.95-0.98x at M = 8-32 on 7168 x
+  // 4608/8192/16384 (0.995 once), 1.006-1.022x on 7168 x 2048 (16 k-blocks a CTA), 1.03-1.07x at 64
+  // tokens (straddle_pays). Long slices only, and not where paired rings took over (they fill the SMs
+  // their own way).
+  if (cfg.stages == 0 && !swapab_rows_straddle(cfg.weight_rows)) {
+    const int64_t ctas = std::min<int64_t>(decode_tiles(m, n, cfg.token_tile, cfg.weight_rows) * cfg.split_k, dev.sm_count);
+    const int kb_slice = swapab_kb_slice(int(kb_total), cfg.split_k);
+    for (int r = int(std::size(kSwapabWeightRows)) - 1; r >= 0; --r) {  // the tallest that fills first
+      const int rows = kSwapabWeightRows[r];
+      if (!swapab_rows_straddle(rows) || rows > cfg.weight_rows || kb_slice < kSwapabStraddleFillMinSlice ||
+          !straddle_pays(cfg.token_tile, rows, kb_slice) ||
+          !runnable(m, n, kb_total, cfg.token_tile, rows, cfg.split_k, kSwapabUsefulStages, cfg.warpgroups, dev))
+        continue;
+      const int64_t more = decode_tiles(m, n, cfg.token_tile, rows) * cfg.split_k;
+      if (more > dev.sm_count || 10 * more < 11 * ctas) continue;  // one round, at least 10 % more SMs
+      if (swapab_cost_ns(m, n, k, cfg.token_tile, rows, cfg.split_k, dev) <= best * 1.02) {
+        cfg.weight_rows = rows;
+        break;
       }
     }
   }
@@ -456,6 +496,8 @@ blockfp8_status_t check_config(blockfp8_config_t& cfg, int64_t m, int64_t n, int
         cfg.warpgroups = 1;
       }
       if (cfg.warpgroups != 1 && cfg.warpgroups != 2) return BLOCKFP8_ERROR_INVALID_CONFIG;
+      if (swapab_rows_straddle(cfg.weight_rows) && !swapab_straddle_ok(cfg.token_tile, cfg.warpgroups))
+        return BLOCKFP8_ERROR_INVALID_CONFIG;
       const int kb_slice = swapab_kb_slice(kb_total, cfg.split_k);
       if (cfg.stage_kblocks == 0)
         cfg.stage_kblocks = swapab_default_stage_kblocks(

@@ -47,8 +47,21 @@ struct DeviceInfo {
 
 constexpr int kSwapabTokenTiles[] = {8, 16, 32, 64, 128};
 // Weight rows a decode CTA streams per tile. wgmma's M is always 64; a CTA may load fewer rows so
-// that the weight divides evenly over every SM (2112 rows = 132 tiles of 16: one per SM, no split).
-constexpr int kSwapabWeightRows[] = {16, 32, 64};
+// that the weight divides evenly over every SM (2112 rows = 132 tiles of 16: one per SM, no split;
+// 7168 = 128 tiles of 56 where 64-row tiles leave 20 SMs idle).
+constexpr int kSwapabWeightRows[] = {16, 32, 40, 48, 56, 64};
+// Tile heights that do not divide 128 give tiles whose rows cross a 128-row b_scale block: the kernel's
+// kStraddle instances scale each accumulator row by its own block's b_scale. Those exist for two
+// alternating warpgroups at token tiles up to 64 (not fused, not the owner's sum): 6 instances more,
+// not 16.
+constexpr bool swapab_rows_straddle(int weight_rows) { return weight_rows > 0 && 128 % weight_rows != 0; }
+constexpr bool swapab_straddle_ok(int token_tile, int warpgroups) { return warpgroups == 2 && token_tile <= 64; }
+// Where the dispatcher takes them (dispatch.cpp, straddle_pays): token tiles up to this wide, K slices
+// of at least this many k-blocks; and over 64-row tiles that tie in the cost model, where they fill
+// 10 % more SMs in one round, slices of at least kSwapabStraddleFillMinSlice.
+constexpr int kSwapabStraddleMaxTokenTile = 32;
+constexpr int kSwapabStraddleMinSlice = 12;
+constexpr int kSwapabStraddleFillMinSlice = 32;
 constexpr int kMaxSplitK = 8;
 // The dispatcher sends M above this to the tiled kernel; up to it, see tiled_wins.
 constexpr int kSwapabMaxM = 512;

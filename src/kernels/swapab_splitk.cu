@@ -3,7 +3,8 @@
 // In decode M (tokens) is tiny and N x K (the weight) is large, so the GEMM is a stream of the weight
 // from HBM, and it reaches HBM speed only when (nearly) every SM streams. We compute Cᵀ = B·Aᵀ:
 // weight rows fill wgmma's M side (64), the tokens sit on its N side (8..128). A tile is `rows`
-// weight rows (16, 32 or 64; wgmma still computes 64, the rows past the tile are never stored) x a
+// weight rows (16, 32, 40, 48, 56 or 64; wgmma still computes 64, the rows past the tile are never
+// stored; heights that do not divide 128 make tiles that cross a b_scale block, kStraddle) x a
 // token tile; each of the `split` CTAs of a cluster takes 1/split of K, and the cluster adds its
 // partial sums through distributed shared memory in rank order, so the result is bitwise
 // deterministic and needs no workspace: each rank reads its share of every rank's partial (the
@@ -216,7 +217,7 @@ __host__ __device__ constexpr int swapab_mid_stage(int stages_per_tile, int stri
 // next k-block is in flight while the previous one is promoted with its scales (two `part`
 // accumulators, used in turn), so the tensor core never waits on the promotion. The CTA's stages are
 // numbered across its tiles: stage q of its j-th tile is ring position j * stages_per_tile + q.
-template <int TN, int W, bool kFused>
+template <int TN, int W, bool kFused, bool kStraddle = false>
 struct ConsumerLoop {
   using L = Layout<TN>;
   using S = StageLayout<TN, kFused>;
@@ -257,10 +258,11 @@ struct ConsumerLoop {
 
 #ifdef BLOCKFP8_TIMELINE
   // Thread 0 at the stage the producer marks as issued (mark 13): warpgroup 0's first past half the
-  // slice. Marks 14, 12, 15, 16, 17 follow that stage through the warpgroup's loop.
-  __device__ __forceinline__ bool mid_stage(const Step& st) const {
-    return threadIdx.x == 0 && st.i - st.q == swapab_mid_stage((kb_count + kblocks - 1) / kblocks, kStride) * kblocks;
-  }
+  // slice. Marks 14, 12, 15, 16, 17 follow that stage through the warpgroup's loop. mid_kb is its first
+  // k-block, set per tile for thread 0 only (-1 elsewhere), so that a mark costs one compare: a
+  // division a k-block on warp 0 made the whole 64-token loop 1.9x slower (s22 call 1).
+  int mid_kb = -1;
+  __device__ __forceinline__ bool mid_stage(const Step& st) const { return st.i - st.q == mid_kb; }
 #endif
 
   __device__ __forceinline__ void issue(const Step& st, int tok0, float (&part)[TW / 2]) const {
@@ -290,8 +292,11 @@ struct ConsumerLoop {
   // acc += part * a_scale[token] * b_scale; after a stage's last k-block, hand the stage back to the
   // producer unless release_early did. The thread owns tokens 8j + 2*(lane%4) + {0,1}: wgmma's
   // accumulator columns.
+  // kStraddle: b_rows is the tile's rows under its first 128-row b_scale block; rows from there on
+  // take the next block's b_scale (the scale layout's TN + 1). An argument, not a member: an unused
+  // member moved the other instances' machine code.
   __device__ __forceinline__ void promote(const Step& st, int tok0, float (&part)[TW / 2],
-                                         float (&acc)[TW / 2], bool release = true) const {
+                                         float (&acc)[TW / 2], int b_rows, bool release = true) const {
     ptx::fence_regs(part);
     if (kDiagNoPromote) {
       if (release && last_of_stage(st)) ptx::mbar_arrive(&full[stages + st.pos.slot]);
@@ -299,16 +304,32 @@ struct ConsumerLoop {
     }
     const int lane = threadIdx.x % 32;
     const float* sc = scales + st.i * L::kScalePitch;
-    const float sb = sc[TN];
-    sc += tok0;
+    if constexpr (kStraddle) {
+      // The thread's two rows (wgmma's accumulator rows lane/4 and lane/4 + 8 of its warp's 16) may lie
+      // under different b_scale blocks: a product each. Same operations as below where they do not.
+      const int row = 16 * ((threadIdx.x / 32) % 4) + lane / 4;
+      const float sb_lo = sc[TN + (row >= b_rows)], sb_hi = sc[TN + (row + 8 >= b_rows)];
+      sc += tok0;
 #pragma unroll
-    for (int j = 0; j < TW / 8; ++j) {
-      const float s0 = sc[8 * j + 2 * (lane % 4)] * sb;
-      const float s1 = sc[8 * j + 2 * (lane % 4) + 1] * sb;
-      acc[4 * j + 0] = fmaf(part[4 * j + 0], s0, acc[4 * j + 0]);
-      acc[4 * j + 1] = fmaf(part[4 * j + 1], s1, acc[4 * j + 1]);
-      acc[4 * j + 2] = fmaf(part[4 * j + 2], s0, acc[4 * j + 2]);
-      acc[4 * j + 3] = fmaf(part[4 * j + 3], s1, acc[4 * j + 3]);
+      for (int j = 0; j < TW / 8; ++j) {
+        const float a0 = sc[8 * j + 2 * (lane % 4)], a1 = sc[8 * j + 2 * (lane % 4) + 1];
+        acc[4 * j + 0] = fmaf(part[4 * j + 0], a0 * sb_lo, acc[4 * j + 0]);
+        acc[4 * j + 1] = fmaf(part[4 * j + 1], a1 * sb_lo, acc[4 * j + 1]);
+        acc[4 * j + 2] = fmaf(part[4 * j + 2], a0 * sb_hi, acc[4 * j + 2]);
+        acc[4 * j + 3] = fmaf(part[4 * j + 3], a1 * sb_hi, acc[4 * j + 3]);
+      }
+    } else {
+      const float sb = sc[TN];
+      sc += tok0;
+#pragma unroll
+      for (int j = 0; j < TW / 8; ++j) {
+        const float s0 = sc[8 * j + 2 * (lane % 4)] * sb;
+        const float s1 = sc[8 * j + 2 * (lane % 4) + 1] * sb;
+        acc[4 * j + 0] = fmaf(part[4 * j + 0], s0, acc[4 * j + 0]);
+        acc[4 * j + 1] = fmaf(part[4 * j + 1], s1, acc[4 * j + 1]);
+        acc[4 * j + 2] = fmaf(part[4 * j + 2], s0, acc[4 * j + 2]);
+        acc[4 * j + 3] = fmaf(part[4 * j + 3], s1, acc[4 * j + 3]);
+      }
     }
     if (release && last_of_stage(st)) ptx::mbar_arrive(&full[stages + st.pos.slot]);  // the slot's empty barrier
     BLOCKFP8_MARK(17, last_of_stage(st) && mid_stage(st));  // promoted
@@ -325,7 +346,8 @@ struct ConsumerLoop {
     ptx::mbar_arrive(&full[stages + st.pos.slot]);
   }
 
-  __device__ __forceinline__ void run(int wg, RingPos tile_start, float (&acc)[TW / 2]) const {
+  __device__ __forceinline__ void run(int wg, RingPos tile_start, float (&acc)[TW / 2],
+                                     int b_rows = kSwapabRowsPerTile) const {
     const int tok0 = kSplit ? wg * TW : 0;
     float part0[TW / 2];
     Step cur = first(wg, tile_start);
@@ -334,7 +356,7 @@ struct ConsumerLoop {
       for (; valid(cur); cur = next(cur)) {
         issue(cur, tok0, part0);
         ptx::wgmma_wait<0>();
-        promote(cur, tok0, part0, acc);
+        promote(cur, tok0, part0, acc, b_rows);
       }
       return;
     }
@@ -348,10 +370,10 @@ struct ConsumerLoop {
         release_early(cur);
         issue(nxt, tok0, part1);
         ptx::wgmma_wait<1>();
-        promote(cur, tok0, part0, acc, false);
+        promote(cur, tok0, part0, acc, b_rows, false);
       } else {
         ptx::wgmma_wait<0>();
-        promote(cur, tok0, part0, acc);
+        promote(cur, tok0, part0, acc, b_rows);
         return;
       }
       cur = nxt;
@@ -360,10 +382,10 @@ struct ConsumerLoop {
         release_early(cur);
         issue(nxt, tok0, part0);
         ptx::wgmma_wait<1>();
-        promote(cur, tok0, part1, acc, false);
+        promote(cur, tok0, part1, acc, b_rows, false);
       } else {
         ptx::wgmma_wait<0>();
-        promote(cur, tok0, part1, acc);
+        promote(cur, tok0, part1, acc, b_rows);
         return;
       }
       cur = nxt;
@@ -378,14 +400,22 @@ struct ConsumerLoop {
 // Loads in flight per thread before the first store: rounds of latency, not loads. A slice with more
 // than one round's scales takes the TMA box instead, where it can (scales_by_tma).
 constexpr int kScaleLoadsInFlight = 8;
-template <int TN>
+// kStraddle: a tile whose rows cross a 128-row boundary (tile heights that do not divide 128) takes the
+// next block's b_scale too, at TN + 1 (0 where that block lies past N: its rows are never stored).
+template <bool kStraddle>
+__device__ __forceinline__ const float* second_b_row(const Params& p, int n0) {
+  return kStraddle && (n0 / 128 + 1) * 128 < p.n ? p.b_scale + (n0 / 128 + 1) * p.sb_n : nullptr;
+}
+
+template <int TN, bool kStraddle = false>
 __device__ __forceinline__ void load_scales(float* scales, const Params& p, int m0, int n0, int kb_begin,
                                             int kb_count, int thread, int threads) {
-  constexpr int kPerKBlock = TN + 1;
+  constexpr int kPerKBlock = TN + 1 + kStraddle;
   constexpr int kBatch = kScaleLoadsInFlight;
   const int total = kb_count * kPerKBlock;
   const bool k_fastest = p.sa_k == 1;  // row-major a_scale: consecutive k-blocks are adjacent
   const float* b_row = p.b_scale + (n0 / 128) * p.sb_n;
+  const float* b_row2 = second_b_row<kStraddle>(p, n0);
   for (int base = thread; base < total; base += kBatch * threads) {
     float v[kBatch];
     int slot[kBatch];
@@ -400,6 +430,7 @@ __device__ __forceinline__ void load_scales(float* scales, const Params& p, int 
       v[u] = 0.f;  // tokens past M scale to 0
       if (idx >= total) continue;
       if (t == TN) v[u] = __ldg(b_row + kb * p.sb_k);
+      else if (kStraddle && t > TN) v[u] = b_row2 ? __ldg(b_row2 + kb * p.sb_k) : 0.f;
       else if (m < p.m) v[u] = __ldg(p.a_scale + int64_t(m) * p.sa_m + int64_t(kb) * p.sa_k);
     }
 #pragma unroll
@@ -421,12 +452,17 @@ __device__ __forceinline__ void scales_from_box(float* scales, const float* stag
 }
 
 // The b_scale of each k-block of the K slice (the fused kernel's a_scales come from quantize_slice).
-template <int TN>
+template <int TN, bool kStraddle = false>
 __device__ __forceinline__ void load_b_scales(float* scales, const Params& p, int n0, int kb_begin, int kb_count,
                                               int thread, int threads) {
   const float* b_row = p.b_scale + (n0 / 128) * p.sb_n;
-  for (int j = thread; j < kb_count; j += threads)
-    scales[j * Layout<TN>::kScalePitch + TN] = __ldg(b_row + int64_t(kb_begin + j) * p.sb_k);
+  const float* b_row2 = second_b_row<kStraddle>(p, n0);
+  for (int j = thread; j < kb_count; j += threads) {
+    const float b = __ldg(b_row + int64_t(kb_begin + j) * p.sb_k);
+    if constexpr (kStraddle)
+      scales[j * Layout<TN>::kScalePitch + TN + 1] = b_row2 ? __ldg(b_row2 + int64_t(kb_begin + j) * p.sb_k) : 0.f;
+    scales[j * Layout<TN>::kScalePitch + TN] = b;
+  }
 }
 
 // The fused A side, once per CTA: X's rows (all M <= TN of them: one token tile) over the CTA's K
@@ -694,7 +730,7 @@ static_assert(regs_for_ctas(2, kCtaThreads<2>) == 96 && regs_for_ctas(3, kCtaThr
 template <int TN, int W>
 constexpr int kCtasPerSmCap = ((TN == 16 || TN == 8) && W == 2) ? 2 : 0;
 
-template <int TN, int W, bool kFused, bool kOwner, bool kScaleBox = false>
+template <int TN, int W, bool kFused, bool kOwner, bool kScaleBox = false, bool kStraddle = false>
 __global__ void __launch_bounds__(kCtaThreads<W>, 1) __maxnreg__((kMaxRegs<TN, W, kFused>))
     swapab_splitk_kernel(const __grid_constant__ CUtensorMap tmap_a, const __grid_constant__ CUtensorMap tmap_b,
                          const Params p, const __grid_constant__ CUtensorMap tmap_sa) {
@@ -721,6 +757,7 @@ __global__ void __launch_bounds__(kCtaThreads<W>, 1) __maxnreg__((kMaxRegs<TN, W
   static_assert(!kOwner || kOwnerSum<TN, W>, "the owner's sum takes two warpgroups alternating stages");
   static_assert(!kScaleBox || (kTmaScales<TN, kFused> && !kOwner),
                 "the box: 32+ tokens, unfused; the owner's inbox barrier would share its place");
+  static_assert(!kStraddle || (!kFused && !kOwner), "straddling tiles: the plain and the box instances only");
   uint8_t* resident = smem + stages * stage_bytes;  // fused only: kb_slice token tiles
   float* red = reinterpret_cast<float*>(resident + (kFused ? kb_slice * TN * kKBlockBytes : 0));
   float* scales = red + 2 * L::kRedFloats;
@@ -836,7 +873,7 @@ __global__ void __launch_bounds__(kCtaThreads<W>, 1) __maxnreg__((kMaxRegs<TN, W
     ptx::grid_dependency_wait();  // scales, X and C belong to the stream's order
     int j = 0;
     RingPos tile_start{0, 0};
-    const ConsumerLoop<TN, W, kFused> loop{smem, scales, full, stages, p.kblocks, kb_count, p.rows, resident};
+    const ConsumerLoop<TN, W, kFused, kStraddle> loop{smem, scales, full, stages, p.kblocks, kb_count, p.rows, resident};
     for (int64_t t = cluster; t < p.tiles; t += clusters, ++j, tile_start.advance_far(stages_per_tile, stages)) {
       const TileOrigin o = tile_origin(p, t, TN);
       float* tile_scales = scales + (j & 1) * kb_slice * L::kScalePitch;
@@ -852,12 +889,12 @@ __global__ void __launch_bounds__(kCtaThreads<W>, 1) __maxnreg__((kMaxRegs<TN, W
             ptx::tma_load_2d(red + p.scale_box_at, &tmap_sa, scales_landed, kb_begin / 4 * 4, o.m0,
                              ptx::l2_evict_last());
           }
-          load_b_scales<TN>(tile_scales, p, o.n0, kb_begin, kb_count, tid, kConsumers);
+          load_b_scales<TN, kStraddle>(tile_scales, p, o.n0, kb_begin, kb_count, tid, kConsumers);
           ptx::mbar_wait(scales_landed, 0);
           scales_from_box<TN>(tile_scales, red + p.scale_box_at + kb_begin % 4, p.scale_box_kb, kb_count, tid,
                               kConsumers);
         } else {
-          load_scales<TN>(tile_scales, p, o.m0, o.n0, kb_begin, kb_count, tid, kConsumers);
+          load_scales<TN, kStraddle>(tile_scales, p, o.m0, o.n0, kb_begin, kb_count, tid, kConsumers);
         }
         if (kOwner && rank == 0 && tid == 0)  // every other rank's blocks
           ptx::mbar_arrive_expect_tx(inbox_full, uint32_t((p.split - 1) * p.rows * TN * 4));
@@ -867,10 +904,14 @@ __global__ void __launch_bounds__(kCtaThreads<W>, 1) __maxnreg__((kMaxRegs<TN, W
       float acc[kWgTokens<TN, W> / 2];
 #pragma unroll
       for (int e = 0; e < kWgTokens<TN, W> / 2; ++e) acc[e] = 0.f;
-      ConsumerLoop<TN, W, kFused> tile_loop = loop;
+      ConsumerLoop<TN, W, kFused, kStraddle> tile_loop = loop;
       tile_loop.scales = tile_scales;
+#ifdef BLOCKFP8_TIMELINE
+      if (tid == 0)
+        tile_loop.mid_kb = swapab_mid_stage((kb_count + p.kblocks - 1) / p.kblocks, kSplitTokens<TN, W> ? 1 : W) * p.kblocks;
+#endif
       BLOCKFP8_MARK(3, tid == 0 && j == 0);  // scales in shared memory
-      tile_loop.run(tid / 128, tile_start, acc);
+      tile_loop.run(tid / 128, tile_start, acc, kStraddle ? 128 - o.n0 % 128 : kSwapabRowsPerTile);
       BLOCKFP8_MARK(4, tid == 0 && j == 0);  // warpgroup 0's math done
       if constexpr (kOwner) {  // one tile: this is the last
         // Each warpgroup's last stage (w, w + 2, ...): its slot is free once its own wgmma are done.
@@ -893,7 +934,7 @@ __global__ void __launch_bounds__(kCtaThreads<W>, 1) __maxnreg__((kMaxRegs<TN, W
         if constexpr (kFused)
           load_b_scales<TN>(next_scales, p, next.n0, kb_begin, kb_count, tid, kConsumers);
         else
-          load_scales<TN>(next_scales, p, next.m0, next.n0, kb_begin, kb_count, tid, kConsumers);
+          load_scales<TN, kStraddle>(next_scales, p, next.m0, next.n0, kb_begin, kb_count, tid, kConsumers);
       }
       ptx::cluster_wait();
       BLOCKFP8_MARK(5, tid == 0 && j == 0);  // every rank parked
@@ -921,17 +962,17 @@ TileMapSpec operand_map(const void* base, int64_t rows, int64_t cols, int64_t ld
   return s;
 }
 
-template <int TN, int W, bool kFused = false, bool kOwner = false, bool kScaleBox = false>
+template <int TN, int W, bool kFused = false, bool kOwner = false, bool kScaleBox = false, bool kStraddle = false>
 cudaError_t prepare(int smem_bytes) {
   static std::atomic<int> raised[kMaxDevices];
-  return raise_smem_limit(swapab_splitk_kernel<TN, W, kFused, kOwner, kScaleBox>, raised, smem_bytes);
+  return raise_smem_limit(swapab_splitk_kernel<TN, W, kFused, kOwner, kScaleBox, kStraddle>, raised, smem_bytes);
 }
 
 // Clusters of this instantiation at this footprint the device holds at once: the persistent grid.
 // cudaOccupancyMaxActiveClusters costs microseconds, so answers are cached per (device, split,
 // shared memory) in a small table of packed 64-bit entries (key high, answer low: one atomic word,
 // so a reader never pairs one key with another's answer; a collision only costs a re-query).
-template <int TN, int W, bool kFused, bool kOwner, bool kScaleBox = false>
+template <int TN, int W, bool kFused, bool kOwner, bool kScaleBox = false, bool kStraddle = false>
 int resident_clusters(int device, int split, int smem) {
   static std::atomic<uint64_t> cache[64];
   const uint32_t key = (uint32_t(device) << 24) | (uint32_t(split) << 20) | uint32_t(smem);  // smem < 2^20
@@ -941,7 +982,7 @@ int resident_clusters(int device, int split, int smem) {
   cudaLaunchAttribute attr[2];
   const cudaLaunchConfig_t lc = gemm_launch(attr, split, dim3(unsigned(256 * split)), kCtaThreads<W>, smem, nullptr);
   int clusters = 0;
-  if (cudaOccupancyMaxActiveClusters(&clusters, swapab_splitk_kernel<TN, W, kFused, kOwner, kScaleBox>, &lc) !=
+  if (cudaOccupancyMaxActiveClusters(&clusters, swapab_splitk_kernel<TN, W, kFused, kOwner, kScaleBox, kStraddle>, &lc) !=
       cudaSuccess) {
     cudaGetLastError();
     return 0;
@@ -967,16 +1008,16 @@ Params make_params(const Problem& p, const blockfp8_config_t& cfg, int stages) {
 // Enqueue one persistent grid: as many clusters as the device holds at once at this footprint
 // (several CTAs share an SM where the K slice is short), each walking the tiles `clusters` apart.
 // The dispatcher checked that at least one cluster fits.
-template <int TN, int W, bool kFused, bool kOwner, bool kScaleBox = false>
+template <int TN, int W, bool kFused, bool kOwner, bool kScaleBox = false, bool kStraddle = false>
 blockfp8_status_t enqueue(const CUtensorMap& map_a, const CUtensorMap& map_b, const CUtensorMap& map_sa,
                           const Params& prm, int smem, const DeviceInfo& dev, cudaStream_t stream) {
-  if (prepare<TN, W, kFused, kOwner, kScaleBox>(smem) != cudaSuccess) return BLOCKFP8_ERROR_CUDA;
-  const int resident = resident_clusters<TN, W, kFused, kOwner, kScaleBox>(dev.ordinal, prm.split, smem);
+  if (prepare<TN, W, kFused, kOwner, kScaleBox, kStraddle>(smem) != cudaSuccess) return BLOCKFP8_ERROR_CUDA;
+  const int resident = resident_clusters<TN, W, kFused, kOwner, kScaleBox, kStraddle>(dev.ordinal, prm.split, smem);
   const int64_t clusters = std::min<int64_t>(prm.tiles, std::max(1, resident > 0 ? resident : dev.max_clusters[prm.split]));
   cudaLaunchAttribute attr[2];
   const cudaLaunchConfig_t lc =
       gemm_launch(attr, prm.split, dim3(unsigned(clusters * prm.split)), kCtaThreads<W>, smem, stream);
-  if (cudaLaunchKernelEx(&lc, swapab_splitk_kernel<TN, W, kFused, kOwner, kScaleBox>, map_a, map_b, prm, map_sa) !=
+  if (cudaLaunchKernelEx(&lc, swapab_splitk_kernel<TN, W, kFused, kOwner, kScaleBox, kStraddle>, map_a, map_b, prm, map_sa) !=
       cudaSuccess)
     return BLOCKFP8_ERROR_CUDA;
   return BLOCKFP8_SUCCESS;
@@ -1049,6 +1090,15 @@ blockfp8_status_t launch(const Problem& p, const blockfp8_config_t& cfg, const D
       !cached_tile_map(&map_b, operand_map(p.b, p.n, p.k, p.ldb, cfg.weight_rows, cfg.stage_kblocks)))
     return BLOCKFP8_ERROR_CUDA;
   map_sa = map_b;  // only kScaleBox instances read tmap_sa
+  if (swapab_rows_straddle(cfg.weight_rows)) {  // the dispatcher's rule (swapab_straddle_ok) checked it runs
+    if constexpr (swapab_straddle_ok(TN, W)) {
+      if constexpr (kTmaScales<TN, false>)
+        if (scales_by_tma<TN, W>(prm, p, &map_sa))
+          return enqueue<TN, W, false, false, true, true>(map_a, map_b, map_sa, prm, smem, dev, stream);
+      return enqueue<TN, W, false, false, false, true>(map_a, map_b, map_sa, prm, smem, dev, stream);
+    }
+    return BLOCKFP8_ERROR_INVALID_CONFIG;
+  }
   if constexpr (kOwnerSum<TN, W>)
     if (owner) return enqueue<TN, W, false, true>(map_a, map_b, map_sa, prm, smem, dev, stream);
   if constexpr (kTmaScales<TN, false>)

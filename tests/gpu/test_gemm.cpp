@@ -387,6 +387,19 @@ TEST_F(GemmTest, ForcedSwapabConfigs) {
   run_cases({with(33, 4097, 512, l), with(4, 7168, 7168, l), with(130, 100, 1024, l), with(1, 64, 512, l)}, variants);
 }
 
+// Tile heights that do not divide 128 (40, 48, 56): tiles whose rows cross a b_scale block, at every
+// token tile they run at (8-64, two warpgroups) and splits 1-3, with N tails inside such a tile (250:
+// its second block lies past N; 4097) and long K (the a_scales by TMA box at 32+ tokens).
+TEST_F(GemmTest, ForcedSwapabStraddlingTiles) {
+  const Layout l;
+  std::vector<Variant> v;
+  for (int rows : {40, 48, 56})
+    for (int tile : {8, 16, 32, 64})
+      for (int split : {1, 3}) v.push_back(forced(BLOCKFP8_KERNEL_SWAPAB_SPLITK, tile, split, 0, 2, rows));
+  v.push_back(forced(BLOCKFP8_KERNEL_SWAPAB_SPLITK, 16, 2, 4, 2, 56));  // shallow ring, several tiles a cluster
+  run_cases({with(33, 250, 1024, l), with(7, 4097, 512, l), with(64, 7168, 2048, l), with(40, 300, 16384, l)}, v);
+}
+
 // Long K slices at 32+ tokens, where the first tile's a_scales come by one TMA box (scales_by_tma) that
 // the math warps lay out as load_scales does: one tile a CTA (M = 33), several tiles a CTA and several
 // token tiles (M = 130 on 7168 rows: the later tiles' scales by load_scales), rows past M, a slice just
@@ -556,6 +569,10 @@ TEST_F(GemmTest, InvalidForcedConfigs) {
   EXPECT_EQ(inst.call(forced(BLOCKFP8_KERNEL_SWAPAB_SPLITK, 16, 9)), BLOCKFP8_ERROR_INVALID_CONFIG);
   EXPECT_EQ(inst.call(forced(BLOCKFP8_KERNEL_SWAPAB_SPLITK, 16, 0)), BLOCKFP8_ERROR_INVALID_CONFIG);
   EXPECT_EQ(inst.call(forced(BLOCKFP8_KERNEL_SWAPAB_SPLITK, 16, 1, 0, 3)), BLOCKFP8_ERROR_INVALID_CONFIG);
+  // Tiles across b_scale blocks: two warpgroups at up to 64 tokens only, heights of 8-row multiples.
+  EXPECT_EQ(inst.call(forced(BLOCKFP8_KERNEL_SWAPAB_SPLITK, 16, 1, 0, 1, 56)), BLOCKFP8_ERROR_INVALID_CONFIG);
+  EXPECT_EQ(inst.call(forced(BLOCKFP8_KERNEL_SWAPAB_SPLITK, 128, 1, 0, 2, 48)), BLOCKFP8_ERROR_INVALID_CONFIG);
+  EXPECT_EQ(inst.call(forced(BLOCKFP8_KERNEL_SWAPAB_SPLITK, 16, 1, 0, 2, 44)), BLOCKFP8_ERROR_INVALID_CONFIG);
   EXPECT_EQ(inst.call(forced(99)), BLOCKFP8_ERROR_INVALID_CONFIG);
   CUDA_ASSERT(cudaStreamSynchronize(stream_));
   // Nothing ran: C is still all poison.

@@ -204,7 +204,7 @@ TEST_F(ReliabilityTest, BadInputs) {
       {"warpgroups 3", kConfig, forced(swapab(16, 1, 0, 3))},
       {"warpgroups -1", kConfig, forced(swapab(16, 1, 0, -1))},
       {"1 stage for 2 split-token warpgroups (would deadlock)", kConfig, forced(swapab(128, 1, 1, 2))},
-      {"weight rows 48", kConfig, forced(rows(48))},
+      {"weight rows 44", kConfig, forced(rows(44))},  // not a multiple of 8
       {"weight rows 128", kConfig, forced(rows(128))},
       {"weight rows -16", kConfig, forced(rows(-16))},
       {"49 stages", kConfig, forced(swapab(8, 1, 49))},
@@ -599,6 +599,42 @@ TEST_F(ReliabilityTest, OwnersSumIsBitwiseThePulledSum) {
   }
 }
 
+// Tiles whose rows cross a 128-row b_scale block (heights 40, 48, 56) scale each row by its own block:
+// unsplit, with stages of one k-block, each output sums the same products in the same order as 64-row
+// tiles do, so C is bitwise the 64-row tiles' (whichever scale route: N = 7168 at K = 16384 takes the TMA box at 32+
+// tokens). N = 250 ends inside a tile that crosses 256, past the last b_scale block.
+TEST_F(ReliabilityTest, StraddlingTilesAreBitwiseTheAlignedOnes) {
+  // One k-block a stage for every height: the two warpgroups take alternate stages, and their partial
+  // sums are added at the end, so the stage length decides which products each one holds.
+  auto cfg = [](int tokens, int rows) {
+    blockfp8_config_t c{};
+    c.kernel = BLOCKFP8_KERNEL_SWAPAB_SPLITK, c.token_tile = tokens, c.weight_rows = rows;
+    c.split_k = 1, c.warpgroups = 2, c.stage_kblocks = 1;
+    return c;
+  };
+  struct Case {
+    GemmSpec spec;
+    int tokens;
+  };
+  for (const Case& tc : {Case{spec(5, 7168, 2048), 8}, Case{spec(16, 250, 1024), 16}, Case{spec(30, 7168, 16384), 32},
+                         Case{spec(64, 4097, 1024), 64}, Case{spec(50, 7168, 16384), 64}}) {
+    GemmArena g;
+    CUDA_ASSERT(g.set(tc.spec, case_seed(tc.spec, 7), stream_));
+    std::vector<uint8_t> aligned;
+    const blockfp8_config_t base = cfg(tc.tokens, 64);
+    ASSERT_NO_FATAL_FAILURE(run(g, &base, stream_, aligned));
+    check(g, stream_, aligned);
+    for (int rows : {40, 48, 56}) {
+      const blockfp8_config_t c = cfg(tc.tokens, rows);
+      SCOPED_TRACE(tc.spec.str() + " " + blockfp8::config_name(c) + "; " + seed_note());
+      std::vector<uint8_t> out;
+      ASSERT_NO_FATAL_FAILURE(run(g, &c, stream_, out));
+      check(g, stream_, out);
+      EXPECT_TRUE(out == aligned) << "straddling tiles differ from 64-row tiles";
+    }
+  }
+}
+
 // (c') Small problems through every kernel path, checked: the set compute-sanitizer's memcheck,
 // racecheck and synccheck run over (tools/device_suite.sh), so each path is covered in minutes.
 TEST_F(ReliabilityTest, SanitizerSmoke) {
@@ -626,6 +662,8 @@ TEST_F(ReliabilityTest, SanitizerSmoke) {
       {spec(100, 700, 512), tiled_narrow},                           // tiled: one token tile, clusters along N
       {spec(200, 300, 640), tiled_split},                            // tiled: K split over a cluster of 3
       {spec(9, 200, 1024), invariant},
+      {spec(20, 250, 1024), with_rows(swapab(32, 2, 0, 2), 48, 1)},   // tiles across b_scale blocks
+      {spec(40, 300, 16384), with_rows(swapab(64, 1, 0, 2), 56, 1)},  // the same, scales by TMA box
   };
   for (const Determinism& dc : cases) {
     SCOPED_TRACE(dc.spec.str() + " " + blockfp8::config_name(dc.cfg) + "; " + seed_note());

@@ -358,7 +358,12 @@ TEST(Dispatch, ForcedConfigRules) {
   EXPECT_EQ(status({BLOCKFP8_KERNEL_SWAPAB_SPLITK, 8, 0, 0, 0}), BLOCKFP8_ERROR_INVALID_CONFIG);   // split < 1
   EXPECT_EQ(status({BLOCKFP8_KERNEL_SWAPAB_SPLITK, 128, 1, 0, 2}), BLOCKFP8_SUCCESS);  // 2 wg at 128: split tokens
   EXPECT_EQ(status({BLOCKFP8_KERNEL_SWAPAB_SPLITK, 8, 1, 0, 3}), BLOCKFP8_ERROR_INVALID_CONFIG);   // 3 wg
-  EXPECT_EQ(status({BLOCKFP8_KERNEL_SWAPAB_SPLITK, 8, 1, 0, 0, 48}), BLOCKFP8_ERROR_INVALID_CONFIG);  // rows
+  EXPECT_EQ(status({BLOCKFP8_KERNEL_SWAPAB_SPLITK, 8, 1, 0, 0, 44}), BLOCKFP8_ERROR_INVALID_CONFIG);  // rows
+  // Heights that do not divide 128 (tiles across b_scale blocks): two warpgroups, up to 64 tokens.
+  EXPECT_EQ(status({BLOCKFP8_KERNEL_SWAPAB_SPLITK, 8, 1, 0, 0, 48}), BLOCKFP8_SUCCESS);
+  EXPECT_EQ(status({BLOCKFP8_KERNEL_SWAPAB_SPLITK, 64, 1, 0, 2, 56}), BLOCKFP8_SUCCESS);
+  EXPECT_EQ(status({BLOCKFP8_KERNEL_SWAPAB_SPLITK, 8, 1, 0, 1, 48}), BLOCKFP8_ERROR_INVALID_CONFIG);
+  EXPECT_EQ(status({BLOCKFP8_KERNEL_SWAPAB_SPLITK, 128, 1, 0, 2, 40}), BLOCKFP8_ERROR_INVALID_CONFIG);
   EXPECT_EQ(status({BLOCKFP8_KERNEL_SWAPAB_SPLITK, 8, 1, 0, 0, 128}), BLOCKFP8_ERROR_INVALID_CONFIG);
   EXPECT_EQ(status({BLOCKFP8_KERNEL_SWAPAB_SPLITK, 8, 1, 0, 0, 8}), BLOCKFP8_ERROR_INVALID_CONFIG);
   EXPECT_EQ(status({BLOCKFP8_KERNEL_SWAPAB_SPLITK, 8, 1, 0, 0, 16}), BLOCKFP8_SUCCESS);
@@ -564,3 +569,40 @@ TEST(Dispatch, PairedRingsOnlyWhereFullRingsLeaveSMsIdle) {
 }
 
 }  // namespace
+
+// Tile heights that do not divide 128 (tiles across b_scale blocks), where the dispatcher takes them
+// (s22 call 4): 56-row tiles fill 128 SMs on the N = 7168 weights at 8-32 tokens and long K, where
+// 64-row tiles fill 112; never at 64 tokens, on short K slices, or where they are not instantiated.
+TEST(Dispatch, StraddlingTilesWhereTheyMeasuredFaster) {
+  const DeviceInfo d = h200();
+  for (int64_t k : {4096, 8192, 16384})
+    for (int64_t m : {8, 16, 32}) {
+      const blockfp8_config_t c = choose_config(m, 7168, k, d);
+      EXPECT_EQ(c.kernel, BLOCKFP8_KERNEL_SWAPAB_SPLITK) << m << " " << k;
+      EXPECT_EQ(c.weight_rows, 56) << m << " " << k;
+      EXPECT_EQ(c.split_k, 1) << m << " " << k;
+    }
+  EXPECT_EQ(choose_config(64, 7168, 16384, d).weight_rows, 64);  // 64 tokens: 1.03-1.07x
+  EXPECT_EQ(choose_config(16, 7168, 2048, d).weight_rows, 64);   // 16 k-blocks a CTA: 1.006-1.022x
+  EXPECT_EQ(choose_config(16, 3072, 1536, d).weight_rows, 64);   // split 3 of 12 k-blocks: 1.14x
+  // Every choice over the set is one the kernel has an instance for.
+  for (int64_t n : {576, 1536, 2112, 3072, 4096, 4608, 6144, 7168, 9216, 12288, 18432, 24576, 36864})
+    for (int64_t k : {512, 1536, 2048, 7168, 16384})
+      for (int64_t m : {1, 8, 16, 32, 64, 128, 256}) {
+        blockfp8_config_t c = choose_config(m, n, k, d);
+        if (c.kernel != BLOCKFP8_KERNEL_SWAPAB_SPLITK || !swapab_rows_straddle(c.weight_rows)) continue;
+        EXPECT_TRUE(swapab_straddle_ok(c.token_tile, c.warpgroups)) << n << "x" << k << " M=" << m;
+        EXPECT_LE(c.token_tile, kSwapabStraddleMaxTokenTile) << n << "x" << k << " M=" << m;
+        EXPECT_GE(swapab_kb_slice(int(k / 128), c.split_k), kSwapabStraddleMinSlice) << n << "x" << k << " M=" << m;
+        EXPECT_EQ(check_config(c, m, n, k, d), BLOCKFP8_SUCCESS) << n << "x" << k << " M=" << m;
+      }
+  // The owner's sum and the fused kernel keep aligned tiles (no instances of theirs straddle).
+  blockfp8_config_t c{BLOCKFP8_KERNEL_SWAPAB_SPLITK, 16, 3, 0, 2, 56, 1};
+  EXPECT_FALSE(swapab_owner_sum_ok(c, 56, 0));
+  c.weight_rows = 64;
+  EXPECT_TRUE(swapab_owner_sum_ok(c, 56, 0));
+  blockfp8_config_t f{BLOCKFP8_KERNEL_SWAPAB_SPLITK, 8, 1, 4, 2, 64, 1};
+  EXPECT_GT(swapab_fused_stages(f, 1, 2112, 1024, d), 0);
+  f.weight_rows = 48;
+  EXPECT_EQ(swapab_fused_stages(f, 1, 2112, 1024, d), 0);
+}
