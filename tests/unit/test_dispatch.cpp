@@ -585,6 +585,11 @@ TEST(Dispatch, StraddlingTilesWhereTheyMeasuredFaster) {
   EXPECT_EQ(choose_config(64, 7168, 16384, d).weight_rows, 64);  // 64 tokens: 1.03-1.07x
   EXPECT_EQ(choose_config(16, 7168, 2048, d).weight_rows, 64);   // 16 k-blocks a CTA: 1.006-1.022x
   EXPECT_EQ(choose_config(16, 3072, 1536, d).weight_rows, 64);   // split 3 of 12 k-blocks: 1.14x
+  EXPECT_EQ(choose_config(8, 4608, 7168, d).weight_rows, 64);    // kept by name: 1.061x
+  EXPECT_EQ(choose_config(16, 24576, 1536, d).weight_rows, 64);  // 1.039x
+  EXPECT_EQ(choose_config(32, 36864, 7168, d).weight_rows, 64);  // 1.029x
+  EXPECT_EQ(choose_config(16, 36864, 7168, d).weight_rows, 48);  // 0.967x
+  EXPECT_EQ(choose_config(8, 18432, 7168, d).weight_rows, 40);   // 0.91x
   // Every choice over the set is one the kernel has an instance for.
   for (int64_t n : {576, 1536, 2112, 3072, 4096, 4608, 6144, 7168, 9216, 12288, 18432, 24576, 36864})
     for (int64_t k : {512, 1536, 2048, 7168, 16384})
