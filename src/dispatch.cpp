@@ -63,7 +63,10 @@ int swapab_min_stages(int token_tile, int warpgroups) {
 int swapab_max_stages(int token_tile, int weight_rows, int kblocks, int kb_slice, const DeviceInfo& dev) {
   const int fixed = swapab_smem_bytes(token_tile, weight_rows, kblocks, 0, kb_slice);
   const int64_t room = int64_t(dev.smem_per_block_optin) - fixed;
-  const int per_stage = swapab_stage_bytes(token_tile, weight_rows, kblocks) + 16;
+  // What swapab_smem_bytes charges a stage (its three barriers included): a ring sized with 16 bytes a
+  // stage, as before the third barrier, overran the opt-in limit by 56 bytes at 7168x18432, 8 tokens,
+  // 56-row tiles, 13 stages (s22 call 6: the launch failed).
+  const int per_stage = swapab_smem_bytes(token_tile, weight_rows, kblocks, 1, kb_slice) - fixed;
   return int(std::max<int64_t>(0, std::min<int64_t>(kSwapabMaxStages, room / per_stage)));
 }
 

@@ -302,9 +302,9 @@ TEST(Dispatch, CostModelRanksTheMeasuredCases) {
 
 TEST(Dispatch, ChosenConfigsAreValidEverywhere) {
   const DeviceInfo d = h200();
-  for (int64_t m : {1, 7, 64, 200, 4096})
-    for (int64_t n : {1, 7, 2112, 4097, 24576})
-      for (int64_t k : {128, 512, 7168, 16384}) {
+  for (int64_t m : {1, 7, 8, 16, 32, 64, 200, 4096})
+    for (int64_t n : {1, 7, 2112, 4097, 7168, 24576})
+      for (int64_t k : {128, 512, 7168, 16384, 18432}) {
         blockfp8_config_t c = choose_config(m, n, k, d);
         ASSERT_EQ(check_config(c, m, n, k, d), BLOCKFP8_SUCCESS) << m << " " << n << " " << k;
         // Small M goes to a decode kernel, large M to the tiled one (its rules: test_dispatch_tiled.cpp).
