@@ -96,8 +96,9 @@ typedef struct blockfp8_config {
                           where they can run the problem, else one. WARP_MMA: the CTA's warps / 4,
                           1..4; 0 = default */
   int32_t weight_rows; /* weight rows (columns of C) per CTA tile; 0 = default.
-                          SWAPAB_SPLITK: 16, 32 or 64 (wgmma M is 64; a CTA may stream fewer rows so
-                          that every SM gets an equal share of the weight). TILED: wgmma N, a multiple of 16.
+                          SWAPAB_SPLITK: 16, 32, 40, 48, 56 or 64 (wgmma M is 64; a CTA may stream fewer
+                          rows so that every SM gets an equal share of the weight; 40, 48 and 56 only
+                          with two warpgroups at token tiles up to 64). TILED: wgmma N, a multiple of 16.
                           WARP_MMA: 16 or 32 */
   int32_t stage_kblocks; /* SWAPAB_SPLITK: 128-wide k-blocks per pipeline stage (one TMA box each for
                             weight and tokens): 1..16; 0 = default. WARP_MMA: k-blocks each thread
