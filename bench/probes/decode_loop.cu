@@ -1,0 +1,211 @@
+// Probe: the TMA decode kernel's math loop alone, at the pace its math warpgroups can keep when every
+// stage is already in shared memory. One CTA per SM on every SM, one or two math warpgroups, each
+// with its own resident weight tile (64 x 128 B) and token tile (TN x 128 B, 128-byte swizzle) and a
+// 64-k-block scale table laid out as the kernel's (TN a_scales, then b_scale, TN + 4 floats a k-block).
+// A k-block is four m64nTNk32 e4m3 wgmmas, as in src/kernels/swapab_splitk.cu. Modes:
+//   mma      the wgmmas, waited for after each k-block (one FADD keeps them alive)
+//   promote  the promotion alone (per token pair two scale loads and products, four FFMAs), no wgmma
+//   kernel   the kernel's order at one-k-block stages: release_early's wait_group 0 (the previous
+//            k-block's wgmmas done, its stage handed back), k-block i + 1 issued into the other
+//            accumulator set, wait_group 1, k-block i promoted. (Without the wait_group 0, ptxas
+//            serialised every wgmma here, C7514: that order is not measured.)
+// With two warpgroups both run the loop at once, as the alternating warpgroups would if their stages
+// were always there: does the second warpgroup double the math rate, or share a pipe with the first?
+// Prints, per token tile, mode and warpgroup count, the median over CTAs of cycles a k-block a
+// warpgroup (the slower warpgroup of the CTA) and the CTA's cycles a k-block (that / warpgroups).
+// The kernel's stream needs one k-block a CTA every ~290 ns at 64 tokens on 7168x16384
+// (s22 call 2): ~500-580 cycles at the clocks it runs.
+//   Usage: decode_loop [k-blocks per warpgroup, default 4096]
+#include <cuda_runtime.h>
+
+#include <algorithm>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <random>
+#include <vector>
+
+#include "kernels/ptx.cuh"
+
+namespace ptx = blockfp8::ptx;
+
+namespace {
+
+enum Mode { kMma, kPromote, kKernel };
+constexpr const char* kModeNames[] = {"mma", "promote", "kernel"};
+constexpr int kRowBytes = 128, kWeightRows = 64, kScaleKblocks = 64;
+constexpr int kSmemBytes = 200 * 1024;  // one CTA an SM
+
+template <int TN>
+constexpr int kPitch = TN + 4;
+
+// A warpgroup's resident operands: its weight and token tiles, then the shared scale table.
+template <int TN>
+__host__ __device__ constexpr int wg_bytes() { return (kWeightRows + TN) * kRowBytes; }
+
+template <int TN>
+struct Operands {
+  uint64_t desc_w, desc_t;
+  const float* scales;
+};
+
+template <int TN, int W>
+__device__ __forceinline__ Operands<TN> load_operands(uint8_t* raw, const uint8_t* src, const float* scale_src) {
+  uint8_t* smem = ptx::align_smem_1024(raw);
+  float* scales = reinterpret_cast<float*>(smem + W * wg_bytes<TN>());
+  for (int i = threadIdx.x * 16; i < W * wg_bytes<TN>(); i += blockDim.x * 16)
+    *reinterpret_cast<uint4*>(smem + i) = *reinterpret_cast<const uint4*>(src + i);
+  for (int i = threadIdx.x; i < kScaleKblocks * kPitch<TN>; i += blockDim.x) scales[i] = scale_src[i];
+  ptx::fence_proxy_async_shared();  // generic-proxy writes, before wgmma reads them
+  __syncthreads();
+  const uint8_t* mine = smem + threadIdx.x / 128 * wg_bytes<TN>();
+  return {ptx::wgmma_desc_k128_sw128(mine), ptx::wgmma_desc_k128_sw128(mine + kWeightRows * kRowBytes), scales};
+}
+
+template <int TN>
+__device__ __forceinline__ void issue(float (&part)[TN / 2], const Operands<TN>& o) {
+  ptx::fence_regs(part);
+  ptx::wgmma_fence();
+#pragma unroll
+  for (int kk = 0; kk < 4; ++kk)
+    ptx::WgmmaE4M3<TN>::mma(part, ptx::desc_advance(o.desc_w, kk * 32), ptx::desc_advance(o.desc_t, kk * 32), kk > 0);
+  ptx::wgmma_commit();
+  ptx::fence_regs(part);
+}
+
+// The kernel's promotion (ConsumerLoop::promote, aligned tiles): acc += part * a_scale * b_scale.
+template <int TN>
+__device__ __forceinline__ void promote(float (&acc)[TN / 2], float (&part)[TN / 2], const float* scales, int kb) {
+  ptx::fence_regs(part);
+  const int lane = threadIdx.x % 32;
+  const float* sc = scales + (kb % kScaleKblocks) * kPitch<TN>;
+  const float sb = sc[TN];
+#pragma unroll
+  for (int j = 0; j < TN / 8; ++j) {
+    const float s0 = sc[8 * j + 2 * (lane % 4)] * sb;
+    const float s1 = sc[8 * j + 2 * (lane % 4) + 1] * sb;
+    acc[4 * j + 0] = fmaf(part[4 * j + 0], s0, acc[4 * j + 0]);
+    acc[4 * j + 1] = fmaf(part[4 * j + 1], s1, acc[4 * j + 1]);
+    acc[4 * j + 2] = fmaf(part[4 * j + 2], s0, acc[4 * j + 2]);
+    acc[4 * j + 3] = fmaf(part[4 * j + 3], s1, acc[4 * j + 3]);
+  }
+}
+
+template <int TN, int W, int MODE>
+__global__ void __launch_bounds__(128 * W, 1) decode_loop_kernel(const uint8_t* src, const float* scale_src,
+                                                                  int kblocks, long long* cycles, float* sink) {
+  extern __shared__ uint8_t raw[];
+  const Operands<TN> o = load_operands<TN, W>(raw, src, scale_src);
+  float p0[TN / 2], p1[TN / 2], acc[TN / 2];
+#pragma unroll
+  for (int i = 0; i < TN / 2; ++i) acc[i] = 0.f, p0[i] = p1[i] = 1.f;
+  const long long t0 = clock64();
+  if constexpr (MODE == kMma) {
+    for (int kb = 0; kb < kblocks; ++kb) {
+      issue<TN>(p0, o);
+      ptx::wgmma_wait<0>();
+      ptx::fence_regs(p0);
+      acc[0] += p0[0];  // a use keeps the k-block's wgmmas: ptxas drops those whose results die
+    }
+  } else if constexpr (MODE == kPromote) {
+    for (int kb = 0; kb < kblocks; kb += 2) {
+      promote<TN>(acc, p0, o.scales, kb);
+      promote<TN>(acc, p1, o.scales, kb + 1);
+    }
+  } else {
+    // k-blocks kb (in p0) and kb + 1 (in p1) a turn; kblocks is even.
+    issue<TN>(p0, o);
+    for (int kb = 0;; kb += 2) {
+      ptx::wgmma_wait<0>();
+      issue<TN>(p1, o);
+      ptx::wgmma_wait<1>();
+      promote<TN>(acc, p0, o.scales, kb);
+      if (kb + 2 >= kblocks) {
+        ptx::wgmma_wait<0>();
+        promote<TN>(acc, p1, o.scales, kb + 1);
+        break;
+      }
+      ptx::wgmma_wait<0>();
+      issue<TN>(p0, o);
+      ptx::wgmma_wait<1>();
+      promote<TN>(acc, p1, o.scales, kb + 1);
+    }
+  }
+  const long long t1 = clock64();
+  float keep = 0.f;
+#pragma unroll
+  for (int i = 0; i < TN / 2; ++i) keep += acc[i];
+  if (keep == 12345.f) sink[threadIdx.x] = keep;  // never: keeps the sums alive
+  if (threadIdx.x % 128 == 0) cycles[blockIdx.x * W + threadIdx.x / 128] = t1 - t0;
+}
+
+struct Run {
+  double per_wg, per_cta;
+};
+
+template <int TN, int W, int MODE>
+Run run(const uint8_t* src, const float* scale_src, int kblocks, int sms, long long* d_cycles, float* sink) {
+  auto kernel = decode_loop_kernel<TN, W, MODE>;
+  cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, kSmemBytes);
+  kernel<<<sms, 128 * W, kSmemBytes>>>(src, scale_src, kblocks, d_cycles, sink);  // warm-up
+  kernel<<<sms, 128 * W, kSmemBytes>>>(src, scale_src, kblocks, d_cycles, sink);
+  if (cudaDeviceSynchronize() != cudaSuccess) {
+    std::printf("TN=%d W=%d %s: %s\n", TN, W, kModeNames[MODE], cudaGetErrorString(cudaGetLastError()));
+    std::exit(1);
+  }
+  std::vector<long long> c(size_t(sms) * W);
+  cudaMemcpy(c.data(), d_cycles, c.size() * sizeof(long long), cudaMemcpyDeviceToHost);
+  std::vector<double> slowest(sms);
+  for (int b = 0; b < sms; ++b) {
+    long long m = 0;
+    for (int w = 0; w < W; ++w) m = std::max(m, c[size_t(b) * W + w]);
+    slowest[b] = double(m) / kblocks;
+  }
+  std::nth_element(slowest.begin(), slowest.begin() + sms / 2, slowest.end());
+  const double per_wg = slowest[sms / 2];
+  return {per_wg, per_wg / W};
+}
+
+template <int TN>
+void sweep(const uint8_t* src, const float* scale_src, int kblocks, int sms, long long* d_cycles, float* sink) {
+  const Run r[2][3] = {
+      {run<TN, 1, kMma>(src, scale_src, kblocks, sms, d_cycles, sink),
+       run<TN, 1, kPromote>(src, scale_src, kblocks, sms, d_cycles, sink),
+       run<TN, 1, kKernel>(src, scale_src, kblocks, sms, d_cycles, sink)},
+      {run<TN, 2, kMma>(src, scale_src, kblocks, sms, d_cycles, sink),
+       run<TN, 2, kPromote>(src, scale_src, kblocks, sms, d_cycles, sink),
+       run<TN, 2, kKernel>(src, scale_src, kblocks, sms, d_cycles, sink)}};
+  for (int m = 0; m < 3; ++m)
+    std::printf("%3d tokens  %-8s  1 warpgroup: %7.1f cycles/k-block   2 warpgroups: %7.1f a warpgroup, %7.1f a CTA\n",
+                TN, kModeNames[m], r[0][m].per_wg, r[1][m].per_wg, r[1][m].per_cta);
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  const int kblocks = argc > 1 ? std::max(2, std::atoi(argv[1]) / 2 * 2) : 4096;
+  int dev = 0, sms = 0, clock_khz = 0;
+  cudaGetDevice(&dev);
+  cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev);
+  cudaDeviceGetAttribute(&clock_khz, cudaDevAttrClockRate, dev);
+  std::printf("decode_loop: %d SMs (max clock %.0f MHz), %d k-blocks a warpgroup, operands resident\n", sms,
+              clock_khz / 1e3, kblocks);
+  std::mt19937 rng(12345);
+  std::vector<uint8_t> h_src(2 * wg_bytes<64>());
+  for (auto& b : h_src) b = uint8_t(rng() & 0x77);  // finite e4m3 (no NaN encodings)
+  std::vector<float> h_scales(kScaleKblocks * kPitch<64>);
+  for (auto& s : h_scales) s = 0.5f + float(rng() % 1000) * 1e-3f;
+  uint8_t* src = nullptr;
+  float *scale_src = nullptr, *sink = nullptr;
+  long long* d_cycles = nullptr;
+  cudaMalloc(&src, h_src.size());
+  cudaMalloc(&scale_src, h_scales.size() * sizeof(float));
+  cudaMalloc(&sink, 256 * sizeof(float));
+  cudaMalloc(&d_cycles, size_t(sms) * 2 * sizeof(long long));
+  cudaMemcpy(src, h_src.data(), h_src.size(), cudaMemcpyHostToDevice);
+  cudaMemcpy(scale_src, h_scales.data(), h_scales.size() * sizeof(float), cudaMemcpyHostToDevice);
+  sweep<8>(src, scale_src, kblocks, sms, d_cycles, sink);
+  sweep<32>(src, scale_src, kblocks, sms, d_cycles, sink);
+  sweep<64>(src, scale_src, kblocks, sms, d_cycles, sink);
+  return 0;
+}
