@@ -9,6 +9,13 @@
 //            k-block's wgmmas done, its stage handed back), k-block i + 1 issued into the other
 //            accumulator set, wait_group 1, k-block i promoted. (Without the wait_group 0, ptxas
 //            serialised every wgmma here, C7514: that order is not measured.)
+//   wide     kernel, with the a_scales laid out thread by thread (the TN / 4 a thread promotes
+//            contiguous: quad lane c's tokens 8j + 2c + {0, 1} at c * TN / 4 + 2j + {0, 1}), so a thread
+//            reads them with TN / 16 16-byte loads instead of TN / 4 4-byte ones
+//   ahead    kernel, with each k-block's scales loaded into registers one k-block early (right after
+//            the wgmmas of the k-block they serve are issued, a turn before its promotion)
+//   regs     kernel, with no scale loads at all (one scale a k-block, from a register): the bound on
+//            what any scale layout can gain
 // With two warpgroups both run the loop at once, as the alternating warpgroups would if their stages
 // were always there: does the second warpgroup double the math rate, or share a pipe with the first?
 // Prints, per token tile, mode and warpgroup count, the median over CTAs of cycles a k-block a
@@ -31,8 +38,8 @@ namespace ptx = blockfp8::ptx;
 
 namespace {
 
-enum Mode { kMma, kPromote, kKernel };
-constexpr const char* kModeNames[] = {"mma", "promote", "kernel"};
+enum Mode { kMma, kPromote, kKernel, kWide, kRegs, kAhead };
+constexpr const char* kModeNames[] = {"mma", "promote", "kernel", "wide", "regs", "ahead"};
 constexpr int kRowBytes = 128, kWeightRows = 64, kScaleKblocks = 64;
 constexpr int kSmemBytes = 200 * 1024;  // one CTA an SM
 
@@ -91,6 +98,72 @@ __device__ __forceinline__ void promote(float (&acc)[TN / 2], float (&part)[TN /
   }
 }
 
+// The same products from the thread-by-thread layout (mode wide; 16 tokens and up).
+template <int TN>
+__device__ __forceinline__ void promote_wide(float (&acc)[TN / 2], float (&part)[TN / 2], const float* scales,
+                                             int kb) {
+  static_assert(TN >= 16, "16-byte loads of TN / 4 scales");
+  ptx::fence_regs(part);
+  const int lane = threadIdx.x % 32;
+  const float* sc = scales + (kb % kScaleKblocks) * kPitch<TN>;
+  const float sb = sc[TN];
+  const float4* mine = reinterpret_cast<const float4*>(sc + (lane % 4) * (TN / 4));
+#pragma unroll
+  for (int h = 0; h < TN / 16; ++h) {
+    const float4 v = mine[h];  // tokens of column groups 2h (x, y) and 2h + 1 (z, w)
+    const float s[4] = {v.x * sb, v.y * sb, v.z * sb, v.w * sb};
+#pragma unroll
+    for (int g = 0; g < 2; ++g) {
+      const int j = 2 * h + g;
+      acc[4 * j + 0] = fmaf(part[4 * j + 0], s[2 * g], acc[4 * j + 0]);
+      acc[4 * j + 1] = fmaf(part[4 * j + 1], s[2 * g + 1], acc[4 * j + 1]);
+      acc[4 * j + 2] = fmaf(part[4 * j + 2], s[2 * g], acc[4 * j + 2]);
+      acc[4 * j + 3] = fmaf(part[4 * j + 3], s[2 * g + 1], acc[4 * j + 3]);
+    }
+  }
+}
+
+// Mode ahead: a k-block's scales (the thread's TN / 4 a_scales and the b_scale), loaded a turn early.
+template <int TN>
+struct Scales {
+  float a[TN / 4], b;
+};
+template <int TN>
+__device__ __forceinline__ void load_scales_regs(Scales<TN>& r, const float* scales, int kb) {
+  const int lane = threadIdx.x % 32;
+  const float* sc = scales + (kb % kScaleKblocks) * kPitch<TN>;
+  r.b = sc[TN];
+#pragma unroll
+  for (int j = 0; j < TN / 8; ++j) r.a[2 * j] = sc[8 * j + 2 * (lane % 4)], r.a[2 * j + 1] = sc[8 * j + 2 * (lane % 4) + 1];
+}
+template <int TN>
+__device__ __forceinline__ void promote_regs(float (&acc)[TN / 2], float (&part)[TN / 2], const Scales<TN>& r) {
+  ptx::fence_regs(part);
+#pragma unroll
+  for (int j = 0; j < TN / 8; ++j) {
+    const float s0 = r.a[2 * j] * r.b, s1 = r.a[2 * j + 1] * r.b;
+    acc[4 * j + 0] = fmaf(part[4 * j + 0], s0, acc[4 * j + 0]);
+    acc[4 * j + 1] = fmaf(part[4 * j + 1], s1, acc[4 * j + 1]);
+    acc[4 * j + 2] = fmaf(part[4 * j + 2], s0, acc[4 * j + 2]);
+    acc[4 * j + 3] = fmaf(part[4 * j + 3], s1, acc[4 * j + 3]);
+  }
+}
+
+template <int TN, int MODE>
+__device__ __forceinline__ void promote_mode(float (&acc)[TN / 2], float (&part)[TN / 2], const float* scales,
+                                             int kb) {
+  if constexpr (MODE == kWide) {
+    promote_wide<TN>(acc, part, scales, kb);
+  } else if constexpr (MODE == kRegs) {
+    ptx::fence_regs(part);
+    const float s = 1.0f + float(kb) * 1e-7f;
+#pragma unroll
+    for (int i = 0; i < TN / 2; ++i) acc[i] = fmaf(part[i], s, acc[i]);
+  } else {
+    promote<TN>(acc, part, scales, kb);
+  }
+}
+
 template <int TN, int W, int MODE>
 __global__ void __launch_bounds__(128 * W, 1) decode_loop_kernel(const uint8_t* src, const float* scale_src,
                                                                   int kblocks, long long* cycles, float* sink) {
@@ -112,6 +185,27 @@ __global__ void __launch_bounds__(128 * W, 1) decode_loop_kernel(const uint8_t* 
       promote<TN>(acc, p0, o.scales, kb);
       promote<TN>(acc, p1, o.scales, kb + 1);
     }
+  } else if constexpr (MODE == kAhead) {
+    Scales<TN> r0, r1;
+    issue<TN>(p0, o);
+    load_scales_regs<TN>(r0, o.scales, 0);
+    for (int kb = 0;; kb += 2) {
+      ptx::wgmma_wait<0>();
+      issue<TN>(p1, o);
+      load_scales_regs<TN>(r1, o.scales, kb + 1);
+      ptx::wgmma_wait<1>();
+      promote_regs<TN>(acc, p0, r0);
+      if (kb + 2 >= kblocks) {
+        ptx::wgmma_wait<0>();
+        promote_regs<TN>(acc, p1, r1);
+        break;
+      }
+      ptx::wgmma_wait<0>();
+      issue<TN>(p0, o);
+      load_scales_regs<TN>(r0, o.scales, kb + 2);
+      ptx::wgmma_wait<1>();
+      promote_regs<TN>(acc, p1, r1);
+    }
   } else {
     // k-blocks kb (in p0) and kb + 1 (in p1) a turn; kblocks is even.
     issue<TN>(p0, o);
@@ -119,16 +213,16 @@ __global__ void __launch_bounds__(128 * W, 1) decode_loop_kernel(const uint8_t* 
       ptx::wgmma_wait<0>();
       issue<TN>(p1, o);
       ptx::wgmma_wait<1>();
-      promote<TN>(acc, p0, o.scales, kb);
+      promote_mode<TN, MODE>(acc, p0, o.scales, kb);
       if (kb + 2 >= kblocks) {
         ptx::wgmma_wait<0>();
-        promote<TN>(acc, p1, o.scales, kb + 1);
+        promote_mode<TN, MODE>(acc, p1, o.scales, kb + 1);
         break;
       }
       ptx::wgmma_wait<0>();
       issue<TN>(p0, o);
       ptx::wgmma_wait<1>();
-      promote<TN>(acc, p1, o.scales, kb + 1);
+      promote_mode<TN, MODE>(acc, p1, o.scales, kb + 1);
     }
   }
   const long long t1 = clock64();
@@ -168,16 +262,26 @@ Run run(const uint8_t* src, const float* scale_src, int kblocks, int sms, long l
 
 template <int TN>
 void sweep(const uint8_t* src, const float* scale_src, int kblocks, int sms, long long* d_cycles, float* sink) {
-  const Run r[2][3] = {
+  Run r[2][6] = {
       {run<TN, 1, kMma>(src, scale_src, kblocks, sms, d_cycles, sink),
        run<TN, 1, kPromote>(src, scale_src, kblocks, sms, d_cycles, sink),
-       run<TN, 1, kKernel>(src, scale_src, kblocks, sms, d_cycles, sink)},
+       run<TN, 1, kKernel>(src, scale_src, kblocks, sms, d_cycles, sink), {},
+       run<TN, 1, kRegs>(src, scale_src, kblocks, sms, d_cycles, sink),
+       run<TN, 1, kAhead>(src, scale_src, kblocks, sms, d_cycles, sink)},
       {run<TN, 2, kMma>(src, scale_src, kblocks, sms, d_cycles, sink),
        run<TN, 2, kPromote>(src, scale_src, kblocks, sms, d_cycles, sink),
-       run<TN, 2, kKernel>(src, scale_src, kblocks, sms, d_cycles, sink)}};
-  for (int m = 0; m < 3; ++m)
+       run<TN, 2, kKernel>(src, scale_src, kblocks, sms, d_cycles, sink), {},
+       run<TN, 2, kRegs>(src, scale_src, kblocks, sms, d_cycles, sink),
+       run<TN, 2, kAhead>(src, scale_src, kblocks, sms, d_cycles, sink)}};
+  if constexpr (TN >= 16) {
+    r[0][3] = run<TN, 1, kWide>(src, scale_src, kblocks, sms, d_cycles, sink);
+    r[1][3] = run<TN, 2, kWide>(src, scale_src, kblocks, sms, d_cycles, sink);
+  }
+  for (int m = 0; m < 6; ++m) {
+    if (m == kWide && TN < 16) continue;
     std::printf("%3d tokens  %-8s  1 warpgroup: %7.1f cycles/k-block   2 warpgroups: %7.1f a warpgroup, %7.1f a CTA\n",
                 TN, kModeNames[m], r[0][m].per_wg, r[1][m].per_wg, r[1][m].per_cta);
+  }
 }
 
 }  // namespace
