@@ -22,7 +22,7 @@ What to time (the floor, an empty kernel, cuBLASLt, the dispatcher's choice and,
                      {1,2,3,4,6,8}, stage_kblocks {1,2,4} (t = 128: warpgroups 1 and 2); at M >= 64
                      the tiled kernel with weight_rows {auto,96,128,144,176,192}
   --sweep            as --paths, with the decode kernel at every M, token_tile t/2, t and 2t (8-128),
-                     weight_rows {16,32,64}, and warpgroups 1 and 2 in place of the default
+                     weight_rows {16,32,40,48,56,64}, and warpgroups 1 and 2 in place of the default
   --no-cublaslt      skip the cuBLASLt peer
   --lt-algos N       time the top N cuBLASLt heuristic algorithms, report the fastest (default 1)
   --no-floor         skip the streaming floor and the empty kernel

@@ -71,7 +71,8 @@ int64_t next_pow2(int64_t v) {
 // --paths: at M <= 512, the decode kernel with the token tile the dispatcher would use (128 and
 // several token tiles past M = 128) x weight-tile heights x splits x k-blocks per stage (default
 // warpgroups; at 128 tokens both counts, since one warpgroup and two split tokens differently); from
-// M = 64 up, the tiled kernel at several tile widths. --sweep adds 16-row tiles, the next token tile,
+// M = 64 up, the tiled kernel at several tile widths. --sweep adds 16-, 40-, 48- and 56-row tiles (the
+// last three cross b_scale blocks: two warpgroups at up to 64 tokens, else refused), the next token tile,
 // the previous one (two token tiles a call: e.g. 32-token tiles, two CTAs an SM, against one 64-token
 // tile at M = 64), and both warpgroup counts everywhere. Pipeline depth is always the library's.
 std::vector<blockfp8_config_t> forced_paths(int64_t m, bool full) {
@@ -81,7 +82,7 @@ std::vector<blockfp8_config_t> forced_paths(int64_t m, bool full) {
     std::vector<int> tiles;
     for (int tt : {8, 16, 32, 64, 128})
       if (tt == t || (full && (tt == 2 * t || 2 * tt == t))) tiles.push_back(tt);
-    const std::vector<int> heights = full ? std::vector<int>{16, 32, 64} : std::vector<int>{32, 64};
+    const std::vector<int> heights = full ? std::vector<int>{16, 32, 40, 48, 56, 64} : std::vector<int>{32, 64};
     for (int tt : tiles) {
       const std::vector<int> warpgroups = full || tt == 128 ? std::vector<int>{1, 2} : std::vector<int>{0};
       for (int rows : heights)
