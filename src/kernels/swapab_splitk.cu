@@ -304,32 +304,21 @@ struct ConsumerLoop {
     }
     const int lane = threadIdx.x % 32;
     const float* sc = scales + st.i * L::kScalePitch;
+    // The b_scale of the thread's two rows (wgmma's accumulator rows lane/4 and lane/4 + 8 of its
+    // warp's 16): the tile's one, or where the tile crosses a b_scale block (kStraddle), each row's own.
+    float sb_lo = sc[TN], sb_hi = sb_lo;
     if constexpr (kStraddle) {
-      // The thread's two rows (wgmma's accumulator rows lane/4 and lane/4 + 8 of its warp's 16) may lie
-      // under different b_scale blocks: a product each. Same operations as below where they do not.
       const int row = 16 * ((threadIdx.x / 32) % 4) + lane / 4;
-      const float sb_lo = sc[TN + (row >= b_rows)], sb_hi = sc[TN + (row + 8 >= b_rows)];
-      sc += tok0;
+      sb_lo = sc[TN + (row >= b_rows)], sb_hi = sc[TN + (row + 8 >= b_rows)];
+    }
+    sc += tok0;
 #pragma unroll
-      for (int j = 0; j < TW / 8; ++j) {
-        const float a0 = sc[8 * j + 2 * (lane % 4)], a1 = sc[8 * j + 2 * (lane % 4) + 1];
-        acc[4 * j + 0] = fmaf(part[4 * j + 0], a0 * sb_lo, acc[4 * j + 0]);
-        acc[4 * j + 1] = fmaf(part[4 * j + 1], a1 * sb_lo, acc[4 * j + 1]);
-        acc[4 * j + 2] = fmaf(part[4 * j + 2], a0 * sb_hi, acc[4 * j + 2]);
-        acc[4 * j + 3] = fmaf(part[4 * j + 3], a1 * sb_hi, acc[4 * j + 3]);
-      }
-    } else {
-      const float sb = sc[TN];
-      sc += tok0;
-#pragma unroll
-      for (int j = 0; j < TW / 8; ++j) {
-        const float s0 = sc[8 * j + 2 * (lane % 4)] * sb;
-        const float s1 = sc[8 * j + 2 * (lane % 4) + 1] * sb;
-        acc[4 * j + 0] = fmaf(part[4 * j + 0], s0, acc[4 * j + 0]);
-        acc[4 * j + 1] = fmaf(part[4 * j + 1], s1, acc[4 * j + 1]);
-        acc[4 * j + 2] = fmaf(part[4 * j + 2], s0, acc[4 * j + 2]);
-        acc[4 * j + 3] = fmaf(part[4 * j + 3], s1, acc[4 * j + 3]);
-      }
+    for (int j = 0; j < TW / 8; ++j) {
+      const float a0 = sc[8 * j + 2 * (lane % 4)], a1 = sc[8 * j + 2 * (lane % 4) + 1];
+      acc[4 * j + 0] = fmaf(part[4 * j + 0], a0 * sb_lo, acc[4 * j + 0]);
+      acc[4 * j + 1] = fmaf(part[4 * j + 1], a1 * sb_lo, acc[4 * j + 1]);
+      acc[4 * j + 2] = fmaf(part[4 * j + 2], a0 * sb_hi, acc[4 * j + 2]);
+      acc[4 * j + 3] = fmaf(part[4 * j + 3], a1 * sb_hi, acc[4 * j + 3]);
     }
     if (release && last_of_stage(st)) ptx::mbar_arrive(&full[stages + st.pos.slot]);  // the slot's empty barrier
     BLOCKFP8_MARK(17, last_of_stage(st) && mid_stage(st));  // promoted
