@@ -14,6 +14,8 @@
 //            reads them with TN / 16 16-byte loads instead of TN / 4 4-byte ones
 //   ahead    kernel, with each k-block's scales loaded into registers one k-block early (right after
 //            the wgmmas of the k-block they serve are issued, a turn before its promotion)
+//   before   kernel, with the k-block's scales loaded into registers just before the next k-block's
+//            wgmmas are issued (live across the issue only, not a whole turn)
 //   regs     kernel, with no scale loads at all (one scale a k-block, from a register): the bound on
 //            what any scale layout can gain
 // With two warpgroups both run the loop at once, as the alternating warpgroups would if their stages
@@ -38,8 +40,8 @@ namespace ptx = blockfp8::ptx;
 
 namespace {
 
-enum Mode { kMma, kPromote, kKernel, kWide, kRegs, kAhead };
-constexpr const char* kModeNames[] = {"mma", "promote", "kernel", "wide", "regs", "ahead"};
+enum Mode { kMma, kPromote, kKernel, kWide, kRegs, kAhead, kBefore };
+constexpr const char* kModeNames[] = {"mma", "promote", "kernel", "wide", "regs", "ahead", "before"};
 constexpr int kRowBytes = 128, kWeightRows = 64, kScaleKblocks = 64;
 constexpr int kSmemBytes = 200 * 1024;  // one CTA an SM
 
@@ -206,6 +208,27 @@ __global__ void __launch_bounds__(128 * W, 1) decode_loop_kernel(const uint8_t* 
       ptx::wgmma_wait<1>();
       promote_regs<TN>(acc, p1, r1);
     }
+  } else if constexpr (MODE == kBefore) {
+    Scales<TN> r;
+    issue<TN>(p0, o);
+    for (int kb = 0;; kb += 2) {
+      ptx::wgmma_wait<0>();
+      load_scales_regs<TN>(r, o.scales, kb);
+      issue<TN>(p1, o);
+      ptx::wgmma_wait<1>();
+      promote_regs<TN>(acc, p0, r);
+      if (kb + 2 >= kblocks) {
+        ptx::wgmma_wait<0>();
+        load_scales_regs<TN>(r, o.scales, kb + 1);
+        promote_regs<TN>(acc, p1, r);
+        break;
+      }
+      ptx::wgmma_wait<0>();
+      load_scales_regs<TN>(r, o.scales, kb + 1);
+      issue<TN>(p0, o);
+      ptx::wgmma_wait<1>();
+      promote_regs<TN>(acc, p1, r);
+    }
   } else {
     // k-blocks kb (in p0) and kb + 1 (in p1) a turn; kblocks is even.
     issue<TN>(p0, o);
@@ -262,22 +285,24 @@ Run run(const uint8_t* src, const float* scale_src, int kblocks, int sms, long l
 
 template <int TN>
 void sweep(const uint8_t* src, const float* scale_src, int kblocks, int sms, long long* d_cycles, float* sink) {
-  Run r[2][6] = {
+  Run r[2][7] = {
       {run<TN, 1, kMma>(src, scale_src, kblocks, sms, d_cycles, sink),
        run<TN, 1, kPromote>(src, scale_src, kblocks, sms, d_cycles, sink),
        run<TN, 1, kKernel>(src, scale_src, kblocks, sms, d_cycles, sink), {},
        run<TN, 1, kRegs>(src, scale_src, kblocks, sms, d_cycles, sink),
-       run<TN, 1, kAhead>(src, scale_src, kblocks, sms, d_cycles, sink)},
+       run<TN, 1, kAhead>(src, scale_src, kblocks, sms, d_cycles, sink),
+       run<TN, 1, kBefore>(src, scale_src, kblocks, sms, d_cycles, sink)},
       {run<TN, 2, kMma>(src, scale_src, kblocks, sms, d_cycles, sink),
        run<TN, 2, kPromote>(src, scale_src, kblocks, sms, d_cycles, sink),
        run<TN, 2, kKernel>(src, scale_src, kblocks, sms, d_cycles, sink), {},
        run<TN, 2, kRegs>(src, scale_src, kblocks, sms, d_cycles, sink),
-       run<TN, 2, kAhead>(src, scale_src, kblocks, sms, d_cycles, sink)}};
+       run<TN, 2, kAhead>(src, scale_src, kblocks, sms, d_cycles, sink),
+       run<TN, 2, kBefore>(src, scale_src, kblocks, sms, d_cycles, sink)}};
   if constexpr (TN >= 16) {
     r[0][3] = run<TN, 1, kWide>(src, scale_src, kblocks, sms, d_cycles, sink);
     r[1][3] = run<TN, 2, kWide>(src, scale_src, kblocks, sms, d_cycles, sink);
   }
-  for (int m = 0; m < 6; ++m) {
+  for (int m = 0; m < 7; ++m) {
     if (m == kWide && TN < 16) continue;
     std::printf("%3d tokens  %-8s  1 warpgroup: %7.1f cycles/k-block   2 warpgroups: %7.1f a warpgroup, %7.1f a CTA\n",
                 TN, kModeNames[m], r[0][m].per_wg, r[1][m].per_wg, r[1][m].per_cta);
