@@ -199,9 +199,6 @@ int paired_candidate(int64_t m, int64_t n, int64_t kb_total, int token_tile, int
   return swapab_paired_stages(token_tile, weight_rows, d.kblocks, d.kb_slice, warpgroups, dev);
 }
 
-// Whether a full-ring decode configuration leaves SMs idle: its CTAs take several rounds, or one
-// round on fewer than three quarters of the SMs (2112x7168's 99 CTAs of 132 do not count: paired
-// rings measured slower there).
 // Tiles across b_scale blocks (heights 40-56) where they measured no slower: token tiles up to 32
 // (at 64 tokens the promotion's two products a row cost 1.03-1.07x on four 7168-row weights) and K
 // slices of 12+ k-blocks (s22 call 4, the dispatcher's picks against main's: 1.10-1.14x on 3072x1536
@@ -225,6 +222,9 @@ bool straddle_pays(int64_t n, int64_t k, int token_tile, int rows, int kb_slice)
   return token_tile <= kSwapabStraddleMaxTokenTile && kb_slice >= kSwapabStraddleMinSlice;
 }
 
+// Whether a full-ring decode configuration leaves SMs idle: its CTAs take several rounds, or one
+// round on fewer than three quarters of the SMs (2112x7168's 99 CTAs of 132 do not count: paired
+// rings measured slower there).
 bool leaves_sms_idle(int64_t m, int64_t n, int64_t kb_total, const blockfp8_config_t& cfg, const DeviceInfo& dev) {
   const int64_t tiles = decode_tiles(m, n, cfg.token_tile, cfg.weight_rows);
   return tiles > round_capacity(m, n, kb_total, cfg.token_tile, cfg.weight_rows, cfg.split_k, dev) ||

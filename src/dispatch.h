@@ -55,7 +55,6 @@ constexpr int kSwapabWeightRows[] = {16, 32, 40, 48, 56, 64};
 // alternating warpgroups at token tiles up to 64 (not fused, not the owner's sum): 6 instances more,
 // not 16.
 constexpr bool swapab_rows_straddle(int weight_rows) { return weight_rows > 0 && 128 % weight_rows != 0; }
-constexpr bool swapab_straddle_ok(int token_tile, int warpgroups) { return warpgroups == 2 && token_tile <= 64; }
 // Where the dispatcher takes them (dispatch.cpp, straddle_pays): token tiles up to this wide, K slices
 // of at least this many k-blocks; and over 64-row tiles that tie in the cost model, where they fill
 // 10 % more SMs in one round, slices of at least kSwapabStraddleFillMinSlice.
@@ -74,6 +73,10 @@ constexpr int kSwapabMaxStages = 48;
 // its next wgmma in flight while it promotes.
 constexpr int kSwapabMaxAlternatingTokenTile = 64;
 constexpr int kSwapabDefaultWarpgroups = 2;
+// The straddling instances (swapab_rows_straddle): two warpgroups taking alternate stages.
+constexpr bool swapab_straddle_ok(int token_tile, int warpgroups) {
+  return warpgroups == 2 && token_tile <= kSwapabMaxAlternatingTokenTile;
+}
 // Tokens one math warpgroup accumulates (the kernel's accumulator width too).
 constexpr int swapab_wg_tokens(int token_tile, int warpgroups) {
   return warpgroups == 2 && token_tile > kSwapabMaxAlternatingTokenTile ? token_tile / 2 : token_tile;

@@ -13,16 +13,14 @@ import sys
 import torch
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "python"))
-from blockfp8.bench import deepseek_shapes  # noqa: E402  (the benchmark's shape set; loads no library)
+from blockfp8._lib import _bind  # noqa: E402  (the package's prototypes; loads no library)
+from blockfp8.bench import deepseek_shapes  # noqa: E402  (the benchmark's shape set)
 
 
 def load(path):
     lib = ctypes.CDLL(path, mode=ctypes.RTLD_LOCAL)
-    f = lib.blockfp8_gemm
-    i64, p = ctypes.c_int64, ctypes.c_void_p
-    f.argtypes = [i64, i64, i64, p, i64, p, i64, i64, p, i64, p, i64, i64, p, i64, ctypes.c_int, p]
-    f.restype = ctypes.c_int
-    return f
+    _bind(lib)  # the same argtypes the Python package gives this library
+    return lib.blockfp8_gemm
 
 
 def gemm(f, a, sa, b, sb, c):

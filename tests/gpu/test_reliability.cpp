@@ -601,8 +601,8 @@ TEST_F(ReliabilityTest, OwnersSumIsBitwiseThePulledSum) {
 
 // Tiles whose rows cross a 128-row b_scale block (heights 40, 48, 56) scale each row by its own block:
 // unsplit, with stages of one k-block, each output sums the same products in the same order as 64-row
-// tiles do, so C is bitwise the 64-row tiles' (whichever scale route: N = 7168 at K = 16384 takes the TMA box at 32+
-// tokens). N = 250 ends inside a tile that crosses 256, past the last b_scale block.
+// tiles do, so C is bitwise the 64-row tiles' (whichever scale route: N = 7168 at K = 16384 takes the
+// TMA box at 32+ tokens). N = 250 ends inside a tile that crosses 256, past the last b_scale block.
 TEST_F(ReliabilityTest, StraddlingTilesAreBitwiseTheAlignedOnes) {
   // One k-block a stage for every height: the two warpgroups take alternate stages, and their partial
   // sums are added at the end, so the stage length decides which products each one holds.

@@ -170,8 +170,6 @@ TEST(Dispatch, ScaleBoxKblocks) {
     }
 }
 
-// Where the a_scale box lands: the reduction buffers short of their barrier, else the next tile's scale
-// buffer (128-byte aligned, inside the scales region), else nowhere.
 // The decode kernel's alternating warpgroups: walk a CTA's ring over several tiles the way the kernel
 // does (stage q of a tile at ring position tile_start + q, the warpgroup by the position's parity; each
 // warpgroup's first stage of a tile skips one where the tile starts on the other's parity) and check
@@ -207,6 +205,8 @@ TEST(Dispatch, ConstWeightsStreamEarlyUpTo32Tokens) {
   }
 }
 
+// Where the a_scale box lands: the reduction buffers short of their barrier, else the next tile's scale
+// buffer (128-byte aligned, inside the scales region), else nowhere.
 TEST(Dispatch, ScaleBoxPlace) {
   EXPECT_EQ(swapab_scale_box_at(32, 128, 128), 0);  // 7168x16384 split 1
   EXPECT_EQ(swapab_scale_box_at(64, 56, 56), 0);    // 12288x7168
@@ -568,8 +568,6 @@ TEST(Dispatch, PairedRingsOnlyWhereFullRingsLeaveSMsIdle) {
   EXPECT_GT(paired, 0) << "no slice length had a paired ring: the loop above checked nothing";
 }
 
-}  // namespace
-
 // Tile heights that do not divide 128 (tiles across b_scale blocks), where the dispatcher takes them
 // (s22 call 4): 56-row tiles fill 128 SMs on the N = 7168 weights at 8-32 tokens and long K, where
 // 64-row tiles fill 112; never at 64 tokens, on short K slices, or where they are not instantiated.
@@ -611,3 +609,5 @@ TEST(Dispatch, StraddlingTilesWhereTheyMeasuredFaster) {
   f.weight_rows = 48;
   EXPECT_EQ(swapab_fused_stages(f, 1, 2112, 1024, d), 0);
 }
+
+}  // namespace
