@@ -18,6 +18,10 @@
 //            wgmmas are issued (live across the issue only, not a whole turn)
 //   regs     kernel, with no scale loads at all (one scale a k-block, from a register): the bound on
 //            what any scale layout can gain
+//   tokens_a kernel, with the operands' roles swapped back: the token tile is wgmma's A (64 rows: the
+//            tokens on its M side; a 32-token tile reads 32 rows past itself, never promoted) and the
+//            weight tile its B (m64n64k32). A thread's accumulator rows are then two tokens, so a
+//            k-block's promotion loads two a_scales and the b_scale instead of TN / 4 + 1
 // With two warpgroups both run the loop at once, as the alternating warpgroups would if their stages
 // were always there: does the second warpgroup double the math rate, or share a pipe with the first?
 // Prints, per token tile, mode and warpgroup count, the median over CTAs of cycles a k-block a
@@ -40,8 +44,8 @@ namespace ptx = blockfp8::ptx;
 
 namespace {
 
-enum Mode { kMma, kPromote, kKernel, kWide, kRegs, kAhead, kBefore };
-constexpr const char* kModeNames[] = {"mma", "promote", "kernel", "wide", "regs", "ahead", "before"};
+enum Mode { kMma, kPromote, kKernel, kWide, kRegs, kAhead, kBefore, kTokensA };
+constexpr const char* kModeNames[] = {"mma", "promote", "kernel", "wide", "regs", "ahead", "before", "tokens_a"};
 constexpr int kRowBytes = 128, kWeightRows = 64, kScaleKblocks = 64;
 constexpr int kSmemBytes = 200 * 1024;  // one CTA an SM
 
@@ -256,13 +260,78 @@ __global__ void __launch_bounds__(128 * W, 1) decode_loop_kernel(const uint8_t* 
   if (threadIdx.x % 128 == 0) cycles[blockIdx.x * W + threadIdx.x / 128] = t1 - t0;
 }
 
+// Mode tokens_a: m64n64k32 with the token tile as A, the weight tile as B, in the kernel's order.
+// Accumulator (row, column) = (token, weight row): a thread holds tokens 16 w + lane / 4 and + 8 of its
+// warp w, weight rows 8j + 2 (lane % 4) + {0, 1}.
+__device__ __forceinline__ void issue_tokens_a(float (&part)[32], uint64_t desc_t, uint64_t desc_w) {
+  ptx::fence_regs(part);
+  ptx::wgmma_fence();
+#pragma unroll
+  for (int kk = 0; kk < 4; ++kk)
+    ptx::WgmmaE4M3<64>::mma(part, ptx::desc_advance(desc_t, kk * 32), ptx::desc_advance(desc_w, kk * 32), kk > 0);
+  ptx::wgmma_commit();
+  ptx::fence_regs(part);
+}
+template <int TN>
+__device__ __forceinline__ void promote_tokens_a(float (&acc)[32], float (&part)[32], const float* scales, int kb) {
+  ptx::fence_regs(part);
+  const int tok = 16 * ((threadIdx.x / 32) % 4) + threadIdx.x % 32 / 4;
+  if (tok >= TN) return;  // a 32-token tile: rows 32..63 are past it
+  const float* sc = scales + (kb % kScaleKblocks) * kPitch<TN>;
+  const float sb = sc[TN];
+  const float s_lo = sc[tok] * sb, s_hi = sc[tok + 8] * sb;
+#pragma unroll
+  for (int j = 0; j < 8; ++j) {
+    acc[4 * j + 0] = fmaf(part[4 * j + 0], s_lo, acc[4 * j + 0]);
+    acc[4 * j + 1] = fmaf(part[4 * j + 1], s_lo, acc[4 * j + 1]);
+    acc[4 * j + 2] = fmaf(part[4 * j + 2], s_hi, acc[4 * j + 2]);
+    acc[4 * j + 3] = fmaf(part[4 * j + 3], s_hi, acc[4 * j + 3]);
+  }
+}
+template <int TN, int W>
+__global__ void __launch_bounds__(128 * W, 1) decode_loop_tokens_a_kernel(const uint8_t* src, const float* scale_src,
+                                                                           int kblocks, long long* cycles,
+                                                                           float* sink) {
+  extern __shared__ uint8_t raw[];
+  const Operands<TN> o = load_operands<TN, W>(raw, src, scale_src);
+  float p0[32], p1[32], acc[32];
+#pragma unroll
+  for (int i = 0; i < 32; ++i) acc[i] = 0.f, p0[i] = p1[i] = 1.f;
+  const long long t0 = clock64();
+  issue_tokens_a(p0, o.desc_t, o.desc_w);
+  for (int kb = 0;; kb += 2) {
+    ptx::wgmma_wait<0>();
+    issue_tokens_a(p1, o.desc_t, o.desc_w);
+    ptx::wgmma_wait<1>();
+    promote_tokens_a<TN>(acc, p0, o.scales, kb);
+    if (kb + 2 >= kblocks) {
+      ptx::wgmma_wait<0>();
+      promote_tokens_a<TN>(acc, p1, o.scales, kb + 1);
+      break;
+    }
+    ptx::wgmma_wait<0>();
+    issue_tokens_a(p0, o.desc_t, o.desc_w);
+    ptx::wgmma_wait<1>();
+    promote_tokens_a<TN>(acc, p1, o.scales, kb + 1);
+  }
+  const long long t1 = clock64();
+  float keep = 0.f;
+#pragma unroll
+  for (int i = 0; i < 32; ++i) keep += acc[i];
+  if (keep == 12345.f) sink[threadIdx.x] = keep;  // never: keeps the sums alive
+  if (threadIdx.x % 128 == 0) cycles[blockIdx.x * W + threadIdx.x / 128] = t1 - t0;
+}
+
 struct Run {
   double per_wg, per_cta;
 };
 
 template <int TN, int W, int MODE>
 Run run(const uint8_t* src, const float* scale_src, int kblocks, int sms, long long* d_cycles, float* sink) {
-  auto kernel = decode_loop_kernel<TN, W, MODE>;
+  auto kernel = [] {
+    if constexpr (MODE == kTokensA) return decode_loop_tokens_a_kernel<TN, W>;
+    else return decode_loop_kernel<TN, W, MODE>;
+  }();
   cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, kSmemBytes);
   kernel<<<sms, 128 * W, kSmemBytes>>>(src, scale_src, kblocks, d_cycles, sink);  // warm-up
   kernel<<<sms, 128 * W, kSmemBytes>>>(src, scale_src, kblocks, d_cycles, sink);
@@ -285,25 +354,29 @@ Run run(const uint8_t* src, const float* scale_src, int kblocks, int sms, long l
 
 template <int TN>
 void sweep(const uint8_t* src, const float* scale_src, int kblocks, int sms, long long* d_cycles, float* sink) {
-  Run r[2][7] = {
+  Run r[2][8] = {
       {run<TN, 1, kMma>(src, scale_src, kblocks, sms, d_cycles, sink),
        run<TN, 1, kPromote>(src, scale_src, kblocks, sms, d_cycles, sink),
        run<TN, 1, kKernel>(src, scale_src, kblocks, sms, d_cycles, sink), {},
        run<TN, 1, kRegs>(src, scale_src, kblocks, sms, d_cycles, sink),
        run<TN, 1, kAhead>(src, scale_src, kblocks, sms, d_cycles, sink),
-       run<TN, 1, kBefore>(src, scale_src, kblocks, sms, d_cycles, sink)},
+       run<TN, 1, kBefore>(src, scale_src, kblocks, sms, d_cycles, sink), {}},
       {run<TN, 2, kMma>(src, scale_src, kblocks, sms, d_cycles, sink),
        run<TN, 2, kPromote>(src, scale_src, kblocks, sms, d_cycles, sink),
        run<TN, 2, kKernel>(src, scale_src, kblocks, sms, d_cycles, sink), {},
        run<TN, 2, kRegs>(src, scale_src, kblocks, sms, d_cycles, sink),
        run<TN, 2, kAhead>(src, scale_src, kblocks, sms, d_cycles, sink),
-       run<TN, 2, kBefore>(src, scale_src, kblocks, sms, d_cycles, sink)}};
+       run<TN, 2, kBefore>(src, scale_src, kblocks, sms, d_cycles, sink), {}}};
   if constexpr (TN >= 16) {
     r[0][3] = run<TN, 1, kWide>(src, scale_src, kblocks, sms, d_cycles, sink);
     r[1][3] = run<TN, 2, kWide>(src, scale_src, kblocks, sms, d_cycles, sink);
   }
-  for (int m = 0; m < 7; ++m) {
-    if (m == kWide && TN < 16) continue;
+  if constexpr (TN >= 32) {
+    r[0][kTokensA] = run<TN, 1, kTokensA>(src, scale_src, kblocks, sms, d_cycles, sink);
+    r[1][kTokensA] = run<TN, 2, kTokensA>(src, scale_src, kblocks, sms, d_cycles, sink);
+  }
+  for (int m = 0; m < 8; ++m) {
+    if ((m == kWide && TN < 16) || (m == kTokensA && TN < 32)) continue;
     std::printf("%3d tokens  %-8s  1 warpgroup: %7.1f cycles/k-block   2 warpgroups: %7.1f a warpgroup, %7.1f a CTA\n",
                 TN, kModeNames[m], r[0][m].per_wg, r[1][m].per_wg, r[1][m].per_cta);
   }

@@ -18,4 +18,34 @@ __device__ __forceinline__ void store_out(void* c, int64_t idx, float v, int dty
   }
 }
 
+// The same with C's dtype a template argument (no branch on it a store), and four consecutive results
+// (a quad: C[m][n..n+3], n a multiple of 4) by one 8-byte (bf16, fp16) or 16-byte (fp32) store, each
+// rounded as store_out rounds it. store_out4_as only where c_quads_aligned(c, ldc, dtype).
+template <int kDtype>
+__device__ __forceinline__ void store_out_as(void* c, int64_t idx, float v) {
+  if constexpr (kDtype == BLOCKFP8_DTYPE_BF16) static_cast<__nv_bfloat16*>(c)[idx] = __float2bfloat16_rn(v);
+  else if constexpr (kDtype == BLOCKFP8_DTYPE_FP16) static_cast<__half*>(c)[idx] = __float2half_rn(v);
+  else static_cast<float*>(c)[idx] = v;
+}
+template <int kDtype>
+__device__ __forceinline__ void store_out4_as(void* c, int64_t idx, float4 v) {
+  if constexpr (kDtype == BLOCKFP8_DTYPE_BF16) {
+    const __nv_bfloat162 lo = __floats2bfloat162_rn(v.x, v.y), hi = __floats2bfloat162_rn(v.z, v.w);
+    *reinterpret_cast<uint2*>(static_cast<__nv_bfloat16*>(c) + idx) =
+        make_uint2(*reinterpret_cast<const uint32_t*>(&lo), *reinterpret_cast<const uint32_t*>(&hi));
+  } else if constexpr (kDtype == BLOCKFP8_DTYPE_FP16) {
+    const __half2 lo = __floats2half2_rn(v.x, v.y), hi = __floats2half2_rn(v.z, v.w);
+    *reinterpret_cast<uint2*>(static_cast<__half*>(c) + idx) =
+        make_uint2(*reinterpret_cast<const uint32_t*>(&lo), *reinterpret_cast<const uint32_t*>(&hi));
+  } else {
+    *reinterpret_cast<float4*>(static_cast<float*>(c) + idx) = v;
+  }
+}
+// Whether every quad of C (a row's elements 4i .. 4i + 3) starts on its own 4-element boundary: the
+// base aligned to four elements and the row pitch a multiple of four.
+__device__ __forceinline__ bool c_quads_aligned(const void* c, int64_t ldc, int dtype) {
+  const int bytes = dtype == BLOCKFP8_DTYPE_FP32 ? 4 : 2;
+  return ldc % 4 == 0 && reinterpret_cast<uintptr_t>(c) % (4 * bytes) == 0;
+}
+
 }  // namespace blockfp8::detail

@@ -153,6 +153,19 @@ constexpr bool kSplitTokens = kWgTokens<TN, W> < TN;
 template <int TN, int W>
 constexpr bool kAlternate = W == 2 && !kSplitTokens<TN, W>;
 
+// A warpgroup of 64 tokens puts them on wgmma's M side (the token tile is the A operand, the weight
+// tile B: m64n64k32), the other way round from the narrower tiles. A thread's accumulator rows are then
+// two tokens and its columns weight rows, so a k-block's promotion reads two a_scales and the b_scale
+// from shared memory instead of 16 and the b_scale. With the weight on the M side those 17 loads a
+// k-block were what kept the promotion from overlapping the wgmma: bench/probes/decode_loop measured
+// the loop at 246 cycles a k-block a CTA of two warpgroups, 194 with the tokens on M (s23 call 1). In
+// the kernel that bought only 0.98-0.99x at 40-64 tokens on the long-K weights (call 2): the loop is
+// not what paces the 64-token stream. The tensor core gives the same bits either way round (496
+// points of the DeepSeek set, call 2). Narrower tiles keep the weight on M: 32 tokens on M would leave
+// half of wgmma's rows empty (228 against 171 cycles).
+template <int TN, int W>
+constexpr bool kTokensOnM = kWgTokens<TN, W> == 64;
+
 // The barriers follow the scales: `stages` full ones, `stages` empty ones, and where kAlternate,
 // warpgroup 1's `stages` full ones. The full barrier of `slot` that warpgroup `wg` waits on (the
 // producer arrives on the one of the stage's warpgroup).
@@ -277,13 +290,17 @@ struct ConsumerLoop {
     const uint8_t* tile = kFused ? resident + st.i * TN * kKBlockBytes : stage + S::tokens(st.q);
     const uint8_t* tokens = tile + tok0 * kKBlockBytes;
     const uint8_t* weight = stage + S::weight(kblocks, st.q, rows);
-    const uint64_t desc_w = ptx::wgmma_desc_k128_sw128(weight);  // weight rows: wgmma A
-    const uint64_t desc_t = ptx::wgmma_desc_k128_sw128(tokens);  // tokens: wgmma B
+    const uint64_t desc_w = ptx::wgmma_desc_k128_sw128(weight);  // weight rows: wgmma A (kTokensOnM: B)
+    const uint64_t desc_t = ptx::wgmma_desc_k128_sw128(tokens);  // tokens: wgmma B (kTokensOnM: A)
     if (kDiagNoWgmma) return;
     ptx::wgmma_fence();
 #pragma unroll
-    for (int kk = 0; kk < kKBlockBytes / 32; ++kk)
-      ptx::WgmmaE4M3<TW>::mma(part, ptx::desc_advance(desc_w, kk * 32), ptx::desc_advance(desc_t, kk * 32), kk > 0);
+    for (int kk = 0; kk < kKBlockBytes / 32; ++kk) {
+      if constexpr (kTokensOnM<TN, W>)  // tokens: wgmma A, the weight rows its N = 64 side
+        ptx::WgmmaE4M3<64>::mma(part, ptx::desc_advance(desc_t, kk * 32), ptx::desc_advance(desc_w, kk * 32), kk > 0);
+      else
+        ptx::WgmmaE4M3<TW>::mma(part, ptx::desc_advance(desc_w, kk * 32), ptx::desc_advance(desc_t, kk * 32), kk > 0);
+    }
     ptx::wgmma_commit();
     ptx::fence_regs(part);
     BLOCKFP8_MARK(15, st.q == 0 && mid_stage(st));  // its first k-block's wgmma issued
@@ -304,6 +321,30 @@ struct ConsumerLoop {
     }
     const int lane = threadIdx.x % 32;
     const float* sc = scales + st.i * L::kScalePitch;
+    if constexpr (kTokensOnM<TN, W>) {
+      // The thread's accumulator rows are tokens tok0 + t and + 8 (t: lane/4 of its warp's 16), its
+      // columns weight rows 8j + 2*(lane%4) + {0,1}: a column group j takes one b_scale (b_rows and
+      // the heights are multiples of 8), the second block's where a straddling tile's group starts past
+      // b_rows.
+      // Each output takes the same product a_scale * b_scale as the weight-on-M form's.
+      const int t = tok0 + 16 * ((threadIdx.x / 32) % 4) + lane / 4;
+      const float a_lo = sc[t], a_hi = sc[t + 8], sb = sc[TN];
+      const float s_lo = a_lo * sb, s_hi = a_hi * sb;
+      float s2_lo = s_lo, s2_hi = s_hi;
+      if constexpr (kStraddle) s2_lo = a_lo * sc[TN + 1], s2_hi = a_hi * sc[TN + 1];
+#pragma unroll
+      for (int j = 0; j < 8; ++j) {
+        const bool second = kStraddle && 8 * j >= b_rows;
+        const float lo = second ? s2_lo : s_lo, hi = second ? s2_hi : s_hi;
+        acc[4 * j + 0] = fmaf(part[4 * j + 0], lo, acc[4 * j + 0]);
+        acc[4 * j + 1] = fmaf(part[4 * j + 1], lo, acc[4 * j + 1]);
+        acc[4 * j + 2] = fmaf(part[4 * j + 2], hi, acc[4 * j + 2]);
+        acc[4 * j + 3] = fmaf(part[4 * j + 3], hi, acc[4 * j + 3]);
+      }
+      if (release && last_of_stage(st)) ptx::mbar_arrive(&full[stages + st.pos.slot]);  // the slot's empty barrier
+      BLOCKFP8_MARK(17, last_of_stage(st) && mid_stage(st));  // promoted
+      return;
+    }
     // The b_scale of the thread's two rows (wgmma's accumulator rows lane/4 and lane/4 + 8 of its
     // warp's 16): the tile's one, or where the tile crosses a b_scale block (kStraddle), each row's own.
     float sb_lo = sc[TN], sb_hi = sb_lo;
@@ -542,14 +583,14 @@ __device__ __forceinline__ TileOrigin tile_origin(const Params& p, int64_t t, in
 
 // Park a warpgroup-summed partial tile, token-major, in red[token][row]: warpgroup 0 stores, then
 // warpgroup 1 adds, so the in-CTA sum has a fixed order (split tokens: each stores its own half).
-// Warps whose 16 rows lie past the tile skip.
+// Warps whose 16 rows lie past the tile skip (kTokensOnM: the column groups past the tile).
 template <int TN, int W>
 __device__ __forceinline__ void park(float* red, const float (&acc)[kWgTokens<TN, W> / 2], int tid, int rows) {
   constexpr bool kSplit = kSplitTokens<TN, W>;
   constexpr int TW = kWgTokens<TN, W>;
   const int warp = tid / 32, lane = tid % 32;
   const int row = 16 * (warp % 4) + lane / 4;
-  const bool live = 16 * (warp % 4) < rows;
+  const bool live = kTokensOnM<TN, W> || 16 * (warp % 4) < rows;
   const int tok0 = kSplit ? (tid / 128) * TW : 0;
 #pragma unroll
   for (int w = 0; w < (kSplit ? 1 : W); ++w) {
@@ -557,6 +598,15 @@ __device__ __forceinline__ void park(float* red, const float (&acc)[kWgTokens<TN
     if ((kSplit || tid / 128 == w) && live) {
 #pragma unroll
       for (int j = 0; j < TW / 8; ++j) {
+        if constexpr (kTokensOnM<TN, W>) {  // rows tokens tok0 + row and + 8, columns weight rows
+          if (8 * j >= rows) continue;
+          float2* r0 = reinterpret_cast<float2*>(&red[(tok0 + row) * kRedPitch + 8 * j + 2 * (lane % 4)]);
+          float2* r1 = reinterpret_cast<float2*>(&red[(tok0 + row + 8) * kRedPitch + 8 * j + 2 * (lane % 4)]);
+          const float2 o0 = w ? *r0 : make_float2(0.f, 0.f), o1 = w ? *r1 : make_float2(0.f, 0.f);
+          *r0 = make_float2(o0.x + acc[4 * j + 0], o0.y + acc[4 * j + 1]);
+          *r1 = make_float2(o1.x + acc[4 * j + 2], o1.y + acc[4 * j + 3]);
+          continue;
+        }
         const int t = tok0 + 8 * j + 2 * (lane % 4);
         float* r0 = &red[t * kRedPitch + row];
         float* r1 = &red[(t + 1) * kRedPitch + row];
@@ -569,8 +619,87 @@ __device__ __forceinline__ void park(float* red, const float (&acc)[kWgTokens<TN
   }
 }
 
-// Rank r sums its share of the tile over ranks 0..split-1 in that order (deterministic) and writes
-// it to C. Every rank has parked its partial tile in `red` (the caller waited on the cluster barrier).
+// ---- The pulled sum: rank r sums its share of the tile over ranks 0..split-1 in that order
+// (deterministic) and writes it to C. Every rank has parked its partial tile in `red` (the caller
+// waited on the cluster barrier).
+//
+// At 64 and 128 tokens (reduce_store_wide) this took 1.5-1.7 us after the cluster barrier, at split 1 as
+// at split 3 (s23 calls 3-5 timelines, 7168x16384 and 2112x7168): a thread's 2-4 quads, each a runtime
+// division, one DSMEM load per rank waited for before the next was issued (the own rank's too, as a
+// generic load), and four one-element stores each behind an indirect branch on C's dtype, with two warps
+// a scheduler to hide none of it. The wide form walks its quads without dividing, reads its own partial
+// from its own shared memory, issues kReduceRanksInFlight ranks' loads before the first add, and
+// stores a quad of C at once where C's base and row pitch allow, in a loop made per dtype. The sum's
+// order, and so its bits, is the narrow form's: rank 0's partial, plus rank 1's, plus rank 2's, ...
+// That took it to 1.2 us (call 5; what the rest is, is open) and the calls at 40-64 tokens to
+// 0.95-0.98x on most weights. 8-32 tokens keep the narrow form: the same changes there moved their loops' machine code (the
+// 32-token instance sits at its 96-register cap) and measured 1.02-1.11x slower on 576x7168 and
+// 1536x7168 at M = 16-32 (s23 call 4).
+constexpr int kReduceRanksInFlight = 4;
+
+__device__ __forceinline__ float4 partial_quad(const float* src, int from, int rank) {
+  return from == rank ? *reinterpret_cast<const float4*>(src) : ptx::ld_cluster_f4(ptx::map_to_rank(src, from));
+}
+
+template <int TN, int kDtype>
+__device__ __forceinline__ void reduce_store_wide_as(const float* red, const Params& p, TileOrigin o, int rank,
+                                                     int tid, int threads) {
+  const int quads_per_token = p.rows / 4;
+  const int quads = TN * quads_per_token;
+  const int q_end = (rank + 1) * quads / p.split;
+  int q = rank * quads / p.split + tid;
+  if (q >= q_end) return;
+  // Quad q is token t, rows 4 rq .. 4 rq + 3 of the tile; a step of `threads` quads adds (dt, drq).
+  int t = q / quads_per_token, rq = q - t * quads_per_token;
+  const int dt = threads / quads_per_token, drq = threads - dt * quads_per_token;
+  const bool whole_quads = c_quads_aligned(p.c, p.ldc, kDtype);
+  for (; q < q_end; q += threads) {
+    const float* src = red + t * kRedPitch + 4 * rq;
+    float4 sum;
+    for (int base = 0; base < p.split; base += kReduceRanksInFlight) {
+      float4 v[kReduceRanksInFlight];
+#pragma unroll
+      for (int k = 0; k < kReduceRanksInFlight; ++k)
+        if (base + k < p.split) v[k] = partial_quad(src, base + k, rank);
+#pragma unroll
+      for (int k = 0; k < kReduceRanksInFlight; ++k) {
+        if (base + k >= p.split) continue;
+        if (base + k == 0) {
+          sum = v[k];
+        } else {
+          sum.x += v[k].x, sum.y += v[k].y, sum.z += v[k].z, sum.w += v[k].w;
+        }
+      }
+    }
+    const int m = o.m0 + t, n = o.n0 + 4 * rq;
+    if (m < p.m) {
+      const int64_t at = int64_t(m) * p.ldc + n;
+      if (whole_quads && n + 3 < p.n) {
+        store_out4_as<kDtype>(p.c, at, sum);
+      } else {
+        const float vals[4] = {sum.x, sum.y, sum.z, sum.w};
+#pragma unroll
+        for (int e = 0; e < 4; ++e)
+          if (n + e < p.n) store_out_as<kDtype>(p.c, at + e, vals[e]);
+      }
+    }
+    t += dt, rq += drq;
+    if (rq >= quads_per_token) rq -= quads_per_token, ++t;
+  }
+}
+
+template <int TN>
+__device__ __forceinline__ void reduce_store_wide(const float* red, const Params& p, TileOrigin o, int rank, int tid,
+                                                  int threads) {
+  if (p.c_dtype == BLOCKFP8_DTYPE_BF16)
+    reduce_store_wide_as<TN, BLOCKFP8_DTYPE_BF16>(red, p, o, rank, tid, threads);
+  else if (p.c_dtype == BLOCKFP8_DTYPE_FP16)
+    reduce_store_wide_as<TN, BLOCKFP8_DTYPE_FP16>(red, p, o, rank, tid, threads);
+  else
+    reduce_store_wide_as<TN, BLOCKFP8_DTYPE_FP32>(red, p, o, rank, tid, threads);
+}
+
+// The narrow form (8-32 tokens): one quad at a time, the other ranks one after another.
 template <int TN>
 __device__ __forceinline__ void reduce_store(const float* red, const Params& p, TileOrigin o, int rank, int tid,
                                              int threads) {
@@ -927,7 +1056,10 @@ __global__ void __launch_bounds__(kCtaThreads<W>, 1) __maxnreg__((kMaxRegs<TN, W
       }
       ptx::cluster_wait();
       BLOCKFP8_MARK(5, tid == 0 && j == 0);  // every rank parked
-      reduce_store<TN>(tile_red, p, o, rank, tid, kConsumers);
+      if constexpr (TN >= 64)
+        reduce_store_wide<TN>(tile_red, p, o, rank, tid, kConsumers);
+      else
+        reduce_store<TN>(tile_red, p, o, rank, tid, kConsumers);
       BLOCKFP8_MARK(6, tid == 0 && j == 0);  // stored
     }
   }

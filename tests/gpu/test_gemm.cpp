@@ -519,7 +519,10 @@ TEST_F(GemmTest, Padding) {
   l = dtype(BLOCKFP8_DTYPE_FP16);
   l.c_offset = 3, l.ldc_pad = 5, l.lda_pad = 16;
   cases.push_back(with(128, 4097, 512, l));
-  run_cases(cases, {auto_variant(), simt(), forced(BLOCKFP8_KERNEL_SWAPAB_SPLITK, 32, 4), warpmma(8, 16, 4, 2, 2)});
+  // 64 and 128 tokens: the wide pulled sum's quad stores, and its element stores where C's base or pitch
+  // does not allow them.
+  run_cases(cases, {auto_variant(), simt(), forced(BLOCKFP8_KERNEL_SWAPAB_SPLITK, 32, 4), warpmma(8, 16, 4, 2, 2),
+                    forced(BLOCKFP8_KERNEL_SWAPAB_SPLITK, 64, 3), forced(BLOCKFP8_KERNEL_SWAPAB_SPLITK, 128, 1)});
 }
 
 // A and B layouts the TMA engine cannot read: the dispatcher must route them to the SIMT kernel.
