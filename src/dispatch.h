@@ -57,7 +57,10 @@ constexpr int kSwapabWeightRows[] = {16, 32, 40, 48, 56, 64};
 constexpr bool swapab_rows_straddle(int weight_rows) { return weight_rows > 0 && 128 % weight_rows != 0; }
 // Where the dispatcher takes them (dispatch.cpp, straddle_pays): token tiles up to this wide, K slices
 // of at least this many k-blocks; and over 64-row tiles that tie in the cost model, where they fill
-// 10 % more SMs in one round, slices of at least kSwapabStraddleFillMinSlice.
+// 10 % more SMs in one round, slices of at least kSwapabStraddleFillMinSlice. Not at 64 tokens: there
+// 56-row tiles took 1.04-1.14x the 64-row ones' time on the seven N = 6144 / 7168 weights where the
+// fill rule would take them, even with the 64-token promotion's extra products gone (tokens on wgmma's
+// M side; s23 call 6).
 constexpr int kSwapabStraddleMaxTokenTile = 32;
 constexpr int kSwapabStraddleMinSlice = 12;
 constexpr int kSwapabStraddleFillMinSlice = 32;
