@@ -1,4 +1,5 @@
-// Writing one fp32 result to C in the caller's output dtype (bf16, fp16 or fp32), round to nearest.
+// Writing fp32 results to C in the caller's output dtype (bf16, fp16 or fp32), rounded to nearest: one at a
+// time (the dtype known at compile time or read at run time) or a quad at once.
 #pragma once
 
 #include <cuda_bf16.h>
@@ -8,25 +9,22 @@
 
 namespace blockfp8::detail {
 
-__device__ __forceinline__ void store_out(void* c, int64_t idx, float v, int dtype) {
-  if (dtype == BLOCKFP8_DTYPE_BF16) {
-    static_cast<__nv_bfloat16*>(c)[idx] = __float2bfloat16_rn(v);
-  } else if (dtype == BLOCKFP8_DTYPE_FP16) {
-    static_cast<__half*>(c)[idx] = __float2half_rn(v);
-  } else {
-    static_cast<float*>(c)[idx] = v;
-  }
-}
-
-// The same with C's dtype a template argument (no branch on it a store), and four consecutive results
-// (a quad: C[m][n..n+3], n a multiple of 4) by one 8-byte (bf16, fp16) or 16-byte (fp32) store, each
-// rounded as store_out rounds it. store_out4_as only where c_quads_aligned(c, ldc, dtype).
+// One result (C[idx]) in C's dtype, a template argument: no branch on the dtype a store.
 template <int kDtype>
 __device__ __forceinline__ void store_out_as(void* c, int64_t idx, float v) {
   if constexpr (kDtype == BLOCKFP8_DTYPE_BF16) static_cast<__nv_bfloat16*>(c)[idx] = __float2bfloat16_rn(v);
   else if constexpr (kDtype == BLOCKFP8_DTYPE_FP16) static_cast<__half*>(c)[idx] = __float2half_rn(v);
   else static_cast<float*>(c)[idx] = v;
 }
+// The same with the dtype read at run time.
+__device__ __forceinline__ void store_out(void* c, int64_t idx, float v, int dtype) {
+  if (dtype == BLOCKFP8_DTYPE_BF16) store_out_as<BLOCKFP8_DTYPE_BF16>(c, idx, v);
+  else if (dtype == BLOCKFP8_DTYPE_FP16) store_out_as<BLOCKFP8_DTYPE_FP16>(c, idx, v);
+  else store_out_as<BLOCKFP8_DTYPE_FP32>(c, idx, v);
+}
+
+// Four consecutive results (a quad: C[m][n..n+3], n a multiple of 4) by one 8-byte (bf16, fp16) or
+// 16-byte (fp32) store, each rounded as store_out_as rounds it. Only where c_quads_aligned(c, ldc, dtype).
 template <int kDtype>
 __device__ __forceinline__ void store_out4_as(void* c, int64_t idx, float4 v) {
   if constexpr (kDtype == BLOCKFP8_DTYPE_BF16) {
