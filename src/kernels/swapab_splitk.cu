@@ -623,16 +623,18 @@ __device__ __forceinline__ void park(float* red, const float (&acc)[kWgTokens<TN
 // (deterministic) and writes it to C. Every rank has parked its partial tile in `red` (the caller
 // waited on the cluster barrier).
 //
-// At 64 and 128 tokens (reduce_store_wide) this took 1.5-1.7 us after the cluster barrier, at split 1 as
-// at split 3 (s23 calls 3-5 timelines, 7168x16384 and 2112x7168): a thread's 2-4 quads, each a runtime
-// division, one DSMEM load per rank waited for before the next was issued (the own rank's too, as a
-// generic load), and four one-element stores each behind an indirect branch on C's dtype, with two warps
-// a scheduler to hide none of it. The wide form walks its quads without dividing, reads its own partial
-// from its own shared memory, issues kReduceRanksInFlight ranks' loads before the first add, and
-// stores a quad of C at once where C's base and row pitch allow, in a loop made per dtype. The sum's
-// order, and so its bits, is the narrow form's: rank 0's partial, plus rank 1's, plus rank 2's, ...
-// That took it to 1.2 us (call 5; what the rest is, is open) and the calls at 40-64 tokens to
-// 0.95-0.98x on most weights. 8-32 tokens keep the narrow form: the same changes there moved their loops' machine code (the
+// At 64 and 128 tokens (reduce_store_wide) this took 1.5-1.7 us after the cluster barrier, at split 1
+// as at split 3 (s23 calls 3-5 timelines, 7168x16384 and 2112x7168): a thread's 2-4 quads, each a
+// runtime division, one DSMEM load per rank waited for before the next was issued (the own rank's too,
+// as a generic load), and four one-element stores each behind an indirect branch on C's dtype, with two
+// warps a scheduler to hide none of it. The wide form works out its quads' walk before the cluster
+// barrier (quad_walk), reads its own partial from its own shared memory, issues kReduceRanksInFlight
+// ranks' loads before the first add, and stores a quad of C at once where C's base and row pitch allow,
+// in a loop made per dtype. The sum's order, and so its bits, is the narrow form's: rank 0's partial,
+// plus rank 1's, plus rank 2's, ... That took the tail to 0.8-1.0 us and the calls at 40-64 tokens to
+// 0.94-0.98x on most weights (calls 5 and 12). Of what is left, about half waits for the other ranks'
+// partials (DSMEM loads: ncu's long scoreboard, call 11) and the stores of C most of the rest (calls 6
+// and 8). 8-32 tokens keep the narrow form: the same changes there moved their loops' machine code (the
 // 32-token instance sits at its 96-register cap) and measured 1.02-1.11x slower on 576x7168 and
 // 1536x7168 at M = 16-32 (s23 call 4).
 constexpr int kReduceRanksInFlight = 4;
@@ -641,17 +643,33 @@ __device__ __forceinline__ float4 partial_quad(const float* src, int from, int r
   return from == rank ? *reinterpret_cast<const float4*>(src) : ptx::ld_cluster_f4(ptx::map_to_rank(src, from));
 }
 
-template <int TN, int kDtype>
-__device__ __forceinline__ void reduce_store_wide_as(const float* red, const Params& p, TileOrigin o, int rank,
-                                                     int tid, int threads) {
+// Where a thread's quads of the wide sum lie: quad q is token t, rows 4 rq .. 4 rq + 3 of the tile, and a
+// step of `threads` quads adds (dt, drq). Four runtime divisions, ~25 dependent instructions each: the
+// caller works this out before the cluster barrier, while the other ranks still finish (after it, ncu put
+// ~10 % of the tail's samples on them; s23 call 11).
+struct QuadWalk {
+  int q, q_end, t, rq, dt, drq;
+};
+template <int TN>
+__device__ __forceinline__ QuadWalk quad_walk(const Params& p, int rank, int tid, int threads) {
   const int quads_per_token = p.rows / 4;
   const int quads = TN * quads_per_token;
-  const int q_end = (rank + 1) * quads / p.split;
-  int q = rank * quads / p.split + tid;
-  if (q >= q_end) return;
-  // Quad q is token t, rows 4 rq .. 4 rq + 3 of the tile; a step of `threads` quads adds (dt, drq).
-  int t = q / quads_per_token, rq = q - t * quads_per_token;
-  const int dt = threads / quads_per_token, drq = threads - dt * quads_per_token;
+  QuadWalk w;
+  w.q = rank * quads / p.split + tid;
+  w.q_end = (rank + 1) * quads / p.split;
+  w.t = w.q / quads_per_token, w.rq = w.q - w.t * quads_per_token;
+  w.dt = threads / quads_per_token, w.drq = threads - w.dt * quads_per_token;
+  // Computed here, not sunk past the barrier to where they are used.
+  asm volatile("" ::"r"(w.q), "r"(w.q_end), "r"(w.t), "r"(w.rq), "r"(w.dt), "r"(w.drq));
+  return w;
+}
+
+template <int TN, int kDtype>
+__device__ __forceinline__ void reduce_store_wide_as(const float* red, const Params& p, TileOrigin o, int rank,
+                                                     int threads, QuadWalk w) {
+  const int quads_per_token = p.rows / 4;
+  int q = w.q, t = w.t, rq = w.rq;
+  const int q_end = w.q_end, dt = w.dt, drq = w.drq;
   const bool whole_quads = c_quads_aligned(p.c, p.ldc, kDtype);
   for (; q < q_end; q += threads) {
     const float* src = red + t * kRedPitch + 4 * rq;
@@ -689,14 +707,14 @@ __device__ __forceinline__ void reduce_store_wide_as(const float* red, const Par
 }
 
 template <int TN>
-__device__ __forceinline__ void reduce_store_wide(const float* red, const Params& p, TileOrigin o, int rank, int tid,
-                                                  int threads) {
+__device__ __forceinline__ void reduce_store_wide(const float* red, const Params& p, TileOrigin o, int rank,
+                                                  int threads, QuadWalk w) {
   if (p.c_dtype == BLOCKFP8_DTYPE_BF16)
-    reduce_store_wide_as<TN, BLOCKFP8_DTYPE_BF16>(red, p, o, rank, tid, threads);
+    reduce_store_wide_as<TN, BLOCKFP8_DTYPE_BF16>(red, p, o, rank, threads, w);
   else if (p.c_dtype == BLOCKFP8_DTYPE_FP16)
-    reduce_store_wide_as<TN, BLOCKFP8_DTYPE_FP16>(red, p, o, rank, tid, threads);
+    reduce_store_wide_as<TN, BLOCKFP8_DTYPE_FP16>(red, p, o, rank, threads, w);
   else
-    reduce_store_wide_as<TN, BLOCKFP8_DTYPE_FP32>(red, p, o, rank, tid, threads);
+    reduce_store_wide_as<TN, BLOCKFP8_DTYPE_FP32>(red, p, o, rank, threads, w);
 }
 
 // The narrow form (8-32 tokens): one quad at a time, the other ranks one after another.
@@ -1044,6 +1062,8 @@ __global__ void __launch_bounds__(kCtaThreads<W>, 1) __maxnreg__((kMaxRegs<TN, W
         break;
       }
       park<TN, W>(tile_red, acc, tid, p.rows);
+      QuadWalk walk{};
+      if constexpr (TN >= 64) walk = quad_walk<TN>(p, rank, tid, kConsumers);
 
       ptx::cluster_arrive();
       if (t + clusters < p.tiles) {  // the next tile's scales, while the other ranks finish
@@ -1057,7 +1077,7 @@ __global__ void __launch_bounds__(kCtaThreads<W>, 1) __maxnreg__((kMaxRegs<TN, W
       ptx::cluster_wait();
       BLOCKFP8_MARK(5, tid == 0 && j == 0);  // every rank parked
       if constexpr (TN >= 64)
-        reduce_store_wide<TN>(tile_red, p, o, rank, tid, kConsumers);
+        reduce_store_wide<TN>(tile_red, p, o, rank, kConsumers, walk);
       else
         reduce_store<TN>(tile_red, p, o, rank, tid, kConsumers);
       BLOCKFP8_MARK(6, tid == 0 && j == 0);  // stored
