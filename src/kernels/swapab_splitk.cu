@@ -645,8 +645,8 @@ __device__ __forceinline__ float4 partial_quad(const float* src, int from, int r
 
 // Where a thread's quads of the wide sum lie: quad q is token t, rows 4 rq .. 4 rq + 3 of the tile, and a
 // step of `threads` quads adds (dt, drq). Four runtime divisions, ~25 dependent instructions each: the
-// caller works this out before the cluster barrier, while the other ranks still finish (after it, ncu put
-// ~10 % of the tail's samples on them; s23 call 11).
+// caller works this out before the cluster barrier, while the other ranks still finish (after it, the
+// code from the barrier to the first load held a fifth of the tail's ncu samples; s23 call 11).
 struct QuadWalk {
   int q, q_end, t, rq, dt, drq;
 };
