@@ -2,14 +2,16 @@
 //
 // In decode M (tokens) is tiny and N x K (the weight) is large, so the GEMM is a stream of the weight
 // from HBM, and it reaches HBM speed only when (nearly) every SM streams. We compute Cᵀ = B·Aᵀ:
-// weight rows fill wgmma's M side (64), the tokens sit on its N side (8..128). A tile is `rows`
+// weight rows fill wgmma's M side (64), the tokens sit on its N side (8..32; a warpgroup of 64 tokens
+// puts them on M and the weight rows on N, kTokensOnM, for a cheaper promotion). A tile is `rows`
 // weight rows (16, 32, 40, 48, 56 or 64; wgmma still computes 64, the rows past the tile are never
 // stored; heights that do not divide 128 make tiles that cross a b_scale block, kStraddle) x a
 // token tile; each of the `split` CTAs of a cluster takes 1/split of K, and the cluster adds its
 // partial sums through distributed shared memory in rank order, so the result is bitwise
 // deterministic and needs no workspace: each rank reads its share of every rank's partial (the
-// pulled sum, reduce_store), or, at 8 and 16 tokens with one tile a cluster, the ranks push theirs
-// into rank 0, which adds them all (the owner's sum, owner_sum_store; the same bits). Shorter tiles
+// pulled sum: reduce_store, reduce_store_wide at 64+ tokens), or, at 8 and 16 tokens with one tile a
+// cluster, the ranks push theirs into rank 0, which adds them all (the owner's sum, owner_sum_store;
+// the same bits). Shorter tiles
 // spread a small weight over more SMs, but a k-block's math costs about the same at any height
 // (docs/decode-kernel-notes.md), so the dispatcher takes them only where 64-row tiles would leave too
 // many SMs idle.
