@@ -11,10 +11,9 @@
 // deterministic and needs no workspace: each rank reads its share of every rank's partial (the
 // pulled sum: reduce_store, reduce_store_wide at 64+ tokens), or, at 8 and 16 tokens with one tile a
 // cluster, the ranks push theirs into rank 0, which adds them all (the owner's sum, owner_sum_store;
-// the same bits). Shorter tiles
-// spread a small weight over more SMs, but a k-block's math costs about the same at any height
-// (docs/decode-kernel-notes.md), so the dispatcher takes them only where 64-row tiles would leave too
-// many SMs idle.
+// the same bits). Shorter tiles spread a small weight over more SMs, but a k-block's math costs about
+// the same at any height (docs/decode-kernel-notes.md), so the dispatcher takes them only where 64-row
+// tiles would leave too many SMs idle.
 //
 // The grid is as many clusters as the device holds at once; each walks tiles `clusters` apart, and
 // the producer streams the next tile's k-blocks while the math warps reduce the current one, so the
