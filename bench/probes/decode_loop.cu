@@ -170,14 +170,47 @@ __device__ __forceinline__ void promote_mode(float (&acc)[TN / 2], float (&part)
   }
 }
 
+// Mode tokens_a: m64n64k32 with the token tile as A, the weight tile as B, in the kernel's order.
+// Accumulator (row, column) = (token, weight row): a thread holds tokens 16 w + lane / 4 and + 8 of its
+// warp w, weight rows 8j + 2 (lane % 4) + {0, 1}.
+__device__ __forceinline__ void issue_tokens_a(float (&part)[32], uint64_t desc_t, uint64_t desc_w) {
+  ptx::fence_regs(part);
+  ptx::wgmma_fence();
+#pragma unroll
+  for (int kk = 0; kk < 4; ++kk)
+    ptx::WgmmaE4M3<64>::mma(part, ptx::desc_advance(desc_t, kk * 32), ptx::desc_advance(desc_w, kk * 32), kk > 0);
+  ptx::wgmma_commit();
+  ptx::fence_regs(part);
+}
+template <int TN>
+__device__ __forceinline__ void promote_tokens_a(float (&acc)[32], float (&part)[32], const float* scales, int kb) {
+  ptx::fence_regs(part);
+  const int tok = 16 * ((threadIdx.x / 32) % 4) + threadIdx.x % 32 / 4;
+  if (tok >= TN) return;  // a 32-token tile: rows 32..63 are past it
+  const float* sc = scales + (kb % kScaleKblocks) * kPitch<TN>;
+  const float sb = sc[TN];
+  const float s_lo = sc[tok] * sb, s_hi = sc[tok + 8] * sb;
+#pragma unroll
+  for (int j = 0; j < 8; ++j) {
+    acc[4 * j + 0] = fmaf(part[4 * j + 0], s_lo, acc[4 * j + 0]);
+    acc[4 * j + 1] = fmaf(part[4 * j + 1], s_lo, acc[4 * j + 1]);
+    acc[4 * j + 2] = fmaf(part[4 * j + 2], s_hi, acc[4 * j + 2]);
+    acc[4 * j + 3] = fmaf(part[4 * j + 3], s_hi, acc[4 * j + 3]);
+  }
+}
+// A thread's accumulator registers a k-block: TN / 2, or 32 with the tokens on M (m64n64).
+template <int TN, int MODE>
+constexpr int kParts = MODE == kTokensA ? 32 : TN / 2;
+
 template <int TN, int W, int MODE>
 __global__ void __launch_bounds__(128 * W, 1) decode_loop_kernel(const uint8_t* src, const float* scale_src,
                                                                   int kblocks, long long* cycles, float* sink) {
   extern __shared__ uint8_t raw[];
   const Operands<TN> o = load_operands<TN, W>(raw, src, scale_src);
-  float p0[TN / 2], p1[TN / 2], acc[TN / 2];
+  constexpr int kP = kParts<TN, MODE>;
+  float p0[kP], p1[kP], acc[kP];
 #pragma unroll
-  for (int i = 0; i < TN / 2; ++i) acc[i] = 0.f, p0[i] = p1[i] = 1.f;
+  for (int i = 0; i < kP; ++i) acc[i] = 0.f, p0[i] = p1[i] = 1.f;
   const long long t0 = clock64();
   if constexpr (MODE == kMma) {
     for (int kb = 0; kb < kblocks; ++kb) {
@@ -234,90 +267,37 @@ __global__ void __launch_bounds__(128 * W, 1) decode_loop_kernel(const uint8_t* 
       promote_regs<TN>(acc, p1, r);
     }
   } else {
-    // k-blocks kb (in p0) and kb + 1 (in p1) a turn; kblocks is even.
-    issue<TN>(p0, o);
+    // The kernel's order (kernel, wide, regs, tokens_a): k-blocks kb (in p0) and kb + 1 (in p1) a turn;
+    // kblocks is even.
+    auto issue_k = [&](float (&part)[kP]) {
+      if constexpr (MODE == kTokensA) issue_tokens_a(part, o.desc_t, o.desc_w);
+      else issue<TN>(part, o);
+    };
+    auto promote_k = [&](float (&part)[kP], int kb) {
+      if constexpr (MODE == kTokensA) promote_tokens_a<TN>(acc, part, o.scales, kb);
+      else promote_mode<TN, MODE>(acc, part, o.scales, kb);
+    };
+    issue_k(p0);
     for (int kb = 0;; kb += 2) {
       ptx::wgmma_wait<0>();
-      issue<TN>(p1, o);
+      issue_k(p1);
       ptx::wgmma_wait<1>();
-      promote_mode<TN, MODE>(acc, p0, o.scales, kb);
+      promote_k(p0, kb);
       if (kb + 2 >= kblocks) {
         ptx::wgmma_wait<0>();
-        promote_mode<TN, MODE>(acc, p1, o.scales, kb + 1);
+        promote_k(p1, kb + 1);
         break;
       }
       ptx::wgmma_wait<0>();
-      issue<TN>(p0, o);
+      issue_k(p0);
       ptx::wgmma_wait<1>();
-      promote_mode<TN, MODE>(acc, p1, o.scales, kb + 1);
+      promote_k(p1, kb + 1);
     }
   }
   const long long t1 = clock64();
   float keep = 0.f;
 #pragma unroll
-  for (int i = 0; i < TN / 2; ++i) keep += acc[i];
-  if (keep == 12345.f) sink[threadIdx.x] = keep;  // never: keeps the sums alive
-  if (threadIdx.x % 128 == 0) cycles[blockIdx.x * W + threadIdx.x / 128] = t1 - t0;
-}
-
-// Mode tokens_a: m64n64k32 with the token tile as A, the weight tile as B, in the kernel's order.
-// Accumulator (row, column) = (token, weight row): a thread holds tokens 16 w + lane / 4 and + 8 of its
-// warp w, weight rows 8j + 2 (lane % 4) + {0, 1}.
-__device__ __forceinline__ void issue_tokens_a(float (&part)[32], uint64_t desc_t, uint64_t desc_w) {
-  ptx::fence_regs(part);
-  ptx::wgmma_fence();
-#pragma unroll
-  for (int kk = 0; kk < 4; ++kk)
-    ptx::WgmmaE4M3<64>::mma(part, ptx::desc_advance(desc_t, kk * 32), ptx::desc_advance(desc_w, kk * 32), kk > 0);
-  ptx::wgmma_commit();
-  ptx::fence_regs(part);
-}
-template <int TN>
-__device__ __forceinline__ void promote_tokens_a(float (&acc)[32], float (&part)[32], const float* scales, int kb) {
-  ptx::fence_regs(part);
-  const int tok = 16 * ((threadIdx.x / 32) % 4) + threadIdx.x % 32 / 4;
-  if (tok >= TN) return;  // a 32-token tile: rows 32..63 are past it
-  const float* sc = scales + (kb % kScaleKblocks) * kPitch<TN>;
-  const float sb = sc[TN];
-  const float s_lo = sc[tok] * sb, s_hi = sc[tok + 8] * sb;
-#pragma unroll
-  for (int j = 0; j < 8; ++j) {
-    acc[4 * j + 0] = fmaf(part[4 * j + 0], s_lo, acc[4 * j + 0]);
-    acc[4 * j + 1] = fmaf(part[4 * j + 1], s_lo, acc[4 * j + 1]);
-    acc[4 * j + 2] = fmaf(part[4 * j + 2], s_hi, acc[4 * j + 2]);
-    acc[4 * j + 3] = fmaf(part[4 * j + 3], s_hi, acc[4 * j + 3]);
-  }
-}
-template <int TN, int W>
-__global__ void __launch_bounds__(128 * W, 1) decode_loop_tokens_a_kernel(const uint8_t* src, const float* scale_src,
-                                                                           int kblocks, long long* cycles,
-                                                                           float* sink) {
-  extern __shared__ uint8_t raw[];
-  const Operands<TN> o = load_operands<TN, W>(raw, src, scale_src);
-  float p0[32], p1[32], acc[32];
-#pragma unroll
-  for (int i = 0; i < 32; ++i) acc[i] = 0.f, p0[i] = p1[i] = 1.f;
-  const long long t0 = clock64();
-  issue_tokens_a(p0, o.desc_t, o.desc_w);
-  for (int kb = 0;; kb += 2) {
-    ptx::wgmma_wait<0>();
-    issue_tokens_a(p1, o.desc_t, o.desc_w);
-    ptx::wgmma_wait<1>();
-    promote_tokens_a<TN>(acc, p0, o.scales, kb);
-    if (kb + 2 >= kblocks) {
-      ptx::wgmma_wait<0>();
-      promote_tokens_a<TN>(acc, p1, o.scales, kb + 1);
-      break;
-    }
-    ptx::wgmma_wait<0>();
-    issue_tokens_a(p0, o.desc_t, o.desc_w);
-    ptx::wgmma_wait<1>();
-    promote_tokens_a<TN>(acc, p1, o.scales, kb + 1);
-  }
-  const long long t1 = clock64();
-  float keep = 0.f;
-#pragma unroll
-  for (int i = 0; i < 32; ++i) keep += acc[i];
+  for (int i = 0; i < kP; ++i) keep += acc[i];
   if (keep == 12345.f) sink[threadIdx.x] = keep;  // never: keeps the sums alive
   if (threadIdx.x % 128 == 0) cycles[blockIdx.x * W + threadIdx.x / 128] = t1 - t0;
 }
@@ -328,10 +308,7 @@ struct Run {
 
 template <int TN, int W, int MODE>
 Run run(const uint8_t* src, const float* scale_src, int kblocks, int sms, long long* d_cycles, float* sink) {
-  auto kernel = [] {
-    if constexpr (MODE == kTokensA) return decode_loop_tokens_a_kernel<TN, W>;
-    else return decode_loop_kernel<TN, W, MODE>;
-  }();
+  auto kernel = decode_loop_kernel<TN, W, MODE>;
   cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, kSmemBytes);
   kernel<<<sms, 128 * W, kSmemBytes>>>(src, scale_src, kblocks, d_cycles, sink);  // warm-up
   kernel<<<sms, 128 * W, kSmemBytes>>>(src, scale_src, kblocks, d_cycles, sink);

@@ -342,25 +342,23 @@ struct ConsumerLoop {
         acc[4 * j + 2] = fmaf(part[4 * j + 2], hi, acc[4 * j + 2]);
         acc[4 * j + 3] = fmaf(part[4 * j + 3], hi, acc[4 * j + 3]);
       }
-      if (release && last_of_stage(st)) ptx::mbar_arrive(&full[stages + st.pos.slot]);  // the slot's empty barrier
-      BLOCKFP8_MARK(17, last_of_stage(st) && mid_stage(st));  // promoted
-      return;
-    }
-    // The b_scale of the thread's two rows (wgmma's accumulator rows lane/4 and lane/4 + 8 of its
-    // warp's 16): the tile's one, or where the tile crosses a b_scale block (kStraddle), each row's own.
-    float sb_lo = sc[TN], sb_hi = sb_lo;
-    if constexpr (kStraddle) {
-      const int row = 16 * ((threadIdx.x / 32) % 4) + lane / 4;
-      sb_lo = sc[TN + (row >= b_rows)], sb_hi = sc[TN + (row + 8 >= b_rows)];
-    }
-    sc += tok0;
+    } else {
+      // The b_scale of the thread's two rows (wgmma's accumulator rows lane/4 and lane/4 + 8 of its
+      // warp's 16): the tile's one, or where the tile crosses a b_scale block (kStraddle), each row's own.
+      float sb_lo = sc[TN], sb_hi = sb_lo;
+      if constexpr (kStraddle) {
+        const int row = 16 * ((threadIdx.x / 32) % 4) + lane / 4;
+        sb_lo = sc[TN + (row >= b_rows)], sb_hi = sc[TN + (row + 8 >= b_rows)];
+      }
+      sc += tok0;
 #pragma unroll
-    for (int j = 0; j < TW / 8; ++j) {
-      const float a0 = sc[8 * j + 2 * (lane % 4)], a1 = sc[8 * j + 2 * (lane % 4) + 1];
-      acc[4 * j + 0] = fmaf(part[4 * j + 0], a0 * sb_lo, acc[4 * j + 0]);
-      acc[4 * j + 1] = fmaf(part[4 * j + 1], a1 * sb_lo, acc[4 * j + 1]);
-      acc[4 * j + 2] = fmaf(part[4 * j + 2], a0 * sb_hi, acc[4 * j + 2]);
-      acc[4 * j + 3] = fmaf(part[4 * j + 3], a1 * sb_hi, acc[4 * j + 3]);
+      for (int j = 0; j < TW / 8; ++j) {
+        const float a0 = sc[8 * j + 2 * (lane % 4)], a1 = sc[8 * j + 2 * (lane % 4) + 1];
+        acc[4 * j + 0] = fmaf(part[4 * j + 0], a0 * sb_lo, acc[4 * j + 0]);
+        acc[4 * j + 1] = fmaf(part[4 * j + 1], a1 * sb_lo, acc[4 * j + 1]);
+        acc[4 * j + 2] = fmaf(part[4 * j + 2], a0 * sb_hi, acc[4 * j + 2]);
+        acc[4 * j + 3] = fmaf(part[4 * j + 3], a1 * sb_hi, acc[4 * j + 3]);
+      }
     }
     if (release && last_of_stage(st)) ptx::mbar_arrive(&full[stages + st.pos.slot]);  // the slot's empty barrier
     BLOCKFP8_MARK(17, last_of_stage(st) && mid_stage(st));  // promoted
@@ -624,7 +622,7 @@ __device__ __forceinline__ void park(float* red, const float (&acc)[kWgTokens<TN
 // (deterministic) and writes it to C. Every rank has parked its partial tile in `red` (the caller
 // waited on the cluster barrier).
 //
-// At 64 and 128 tokens (reduce_store_wide) this took 1.5-1.7 us after the cluster barrier, at split 1
+// At 64 and 128 tokens (kWideSum: reduce_store_wide) this took 1.5-1.7 us after the cluster barrier, at split 1
 // as at split 3 (s23 calls 3-5 timelines, 7168x16384 and 2112x7168): a thread's 2-4 quads, each a
 // runtime division, one DSMEM load per rank waited for before the next was issued (the own rank's too,
 // as a generic load), and four one-element stores each behind an indirect branch on C's dtype, with two
@@ -639,6 +637,8 @@ __device__ __forceinline__ void park(float* red, const float (&acc)[kWgTokens<TN
 // 32-token instance sits at its 96-register cap) and measured 1.02-1.11x slower on 576x7168 and
 // 1536x7168 at M = 16-32 (s23 call 4).
 constexpr int kReduceRanksInFlight = 4;
+template <int TN>
+constexpr bool kWideSum = TN >= 64;
 
 __device__ __forceinline__ float4 partial_quad(const float* src, int from, int rank) {
   return from == rank ? *reinterpret_cast<const float4*>(src) : ptx::ld_cluster_f4(ptx::map_to_rank(src, from));
@@ -1064,7 +1064,7 @@ __global__ void __launch_bounds__(kCtaThreads<W>, 1) __maxnreg__((kMaxRegs<TN, W
       }
       park<TN, W>(tile_red, acc, tid, p.rows);
       QuadWalk walk{};
-      if constexpr (TN >= 64) walk = quad_walk<TN>(p, rank, tid, kConsumers);
+      if constexpr (kWideSum<TN>) walk = quad_walk<TN>(p, rank, tid, kConsumers);
 
       ptx::cluster_arrive();
       if (t + clusters < p.tiles) {  // the next tile's scales, while the other ranks finish
@@ -1077,7 +1077,7 @@ __global__ void __launch_bounds__(kCtaThreads<W>, 1) __maxnreg__((kMaxRegs<TN, W
       }
       ptx::cluster_wait();
       BLOCKFP8_MARK(5, tid == 0 && j == 0);  // every rank parked
-      if constexpr (TN >= 64)
+      if constexpr (kWideSum<TN>)
         reduce_store_wide<TN>(tile_red, p, o, rank, kConsumers, walk);
       else
         reduce_store<TN>(tile_red, p, o, rank, tid, kConsumers);
