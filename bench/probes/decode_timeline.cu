@@ -57,7 +57,9 @@ const char* kWarpMmaMarkNames[kMarks] = {"entry", "preceding grid done", "ring's
 const char* kTiledMarkNames[kMarks] = {"entry", "preceding grid done", "producer's last load issued",
                                        "first stage landed (wg0)", "math done (wg0)", "all ranks parked (split)",
                                        "stores issued", "exit", "first stage issued (producer)",
-                                       "parked (split)", "", "", "", "", "", "", "", ""};
+                                       "parked (split)", "TMA thread past setmaxnreg", "TMA thread's work set",
+                                       "TMA thread's first tile set", "math thread 0 past setmaxnreg",
+                                       "thread 0's barriers initialised", "set-up barrier passed", "", ""};
 
 int main(int argc, char** argv) try {
   using bench::DeviceBuffer;

@@ -198,8 +198,10 @@ __device__ __forceinline__ void produce_tiles(const TileMaps& maps, const Params
   // No tile of the grid crosses M or N, and no cluster has a CTA past them.
   const bool interior = p.m % kTokens == 0 && p.n % BN == 0 && p.m_tiles % p.cta_m == 0 && p.n_tiles % p.cta_n == 0;
   RingPos pos;
+  BLOCKFP8_MARK(11, true);  // the TMA thread's work worked out (my_work, policy)
   for (int64_t u = w.u0; u < p.units; u += w.du) {
     const Tile tile = tile_at<BN>(u, p, rank);
+    BLOCKFP8_MARK(12, u == w.u0);  // its first tile worked out (tile_at)
     // Rows past M or N are never loaded. A box that crosses the edge has the TMA engine write zeros
     // for the rest, slowly: at M = 65 the kernel took twice its M = 128 time, and a pair's CTA past M
     // (M = 384) 1.7x the time of M = 512 (s8 call 2). Those rows only feed outputs that are never
@@ -428,30 +430,46 @@ __device__ __forceinline__ void park_partial(float* red, const float (&acc)[BN /
 
 // Split-K: cluster rank r sums rows [128 r / S, 128 (r + 1) / S) of the tile over every rank's parked
 // partial, in rank order (bitwise deterministic), and stores them. A thread issues all S ranks' loads
-// of a quad before the first add: summed as they came, each load waited out the DSMEM latency of the
-// one before it, S times a quad.
-template <int BN, int S>
-__device__ __forceinline__ void reduce_split_store_s(const float* red, const Params& p, Tile tile, int tid) {
+// of a quad before the first add (summed as they came, each load waited out the DSMEM latency of the
+// one before it, S times a quad), reads its own rank's partial from its own shared memory, and stores
+// the quad at once where C allows, in a loop made per C dtype (one store per element behind a branch
+// on the dtype was the decode kernel's tail until the twenty-third session).
+template <int BN, int S, int kDtype>
+__device__ __forceinline__ void reduce_split_store_as(const float* red, const Params& p, Tile tile, int tid) {
   constexpr int kQuads = BN / 4;
   const int rank = int(blockIdx.x % S);
+  const bool whole_quads = c_quads_aligned(p.c, p.ldc, kDtype);
   // Rows past M are never stored: their partials are not read either.
   const int q_end = min((rank + 1) * kTokens / S, max(p.m - tile.m0, 0)) * kQuads;
 #pragma unroll 1
   for (int q = rank * kTokens / S * kQuads + tid; q < q_end; q += kMathThreads) {
-    const float* src = red + (q / kQuads) * kPartialPitch<BN> + (q % kQuads) * 4;
+    const int row = q / kQuads, quad = q - row * kQuads;
+    const float* src = red + row * kPartialPitch<BN> + quad * 4;
     float4 v[S];
 #pragma unroll
-    for (int r = 0; r < S; ++r) v[r] = ptx::ld_cluster_f4(ptx::map_to_rank(src, r));
+    for (int r = 0; r < S; ++r)
+      v[r] = r == rank ? *reinterpret_cast<const float4*>(src) : ptx::ld_cluster_f4(ptx::map_to_rank(src, r));
     float4 sum = v[0];
 #pragma unroll
     for (int r = 1; r < S; ++r) sum.x += v[r].x, sum.y += v[r].y, sum.z += v[r].z, sum.w += v[r].w;
-    const int m = tile.m0 + q / kQuads, n = tile.n0 + (q % kQuads) * 4;
-    const int64_t base = int64_t(m) * p.ldc + n;
-    const float vals[4] = {sum.x, sum.y, sum.z, sum.w};
+    const int m = tile.m0 + row, n = tile.n0 + quad * 4;
+    const int64_t at = int64_t(m) * p.ldc + n;
+    if (whole_quads && n + 3 < p.n) {
+      store_out4_as<kDtype>(p.c, at, sum);
+    } else {
+      const float vals[4] = {sum.x, sum.y, sum.z, sum.w};
 #pragma unroll
-    for (int e = 0; e < 4; ++e)
-      if (n + e < p.n) store_out(p.c, base + e, vals[e], p.c_dtype);
+      for (int e = 0; e < 4; ++e)
+        if (n + e < p.n) store_out_as<kDtype>(p.c, at + e, vals[e]);
+    }
   }
+}
+
+template <int BN, int S>
+__device__ __forceinline__ void reduce_split_store_s(const float* red, const Params& p, Tile tile, int tid) {
+  if (p.c_dtype == BLOCKFP8_DTYPE_BF16) reduce_split_store_as<BN, S, BLOCKFP8_DTYPE_BF16>(red, p, tile, tid);
+  else if (p.c_dtype == BLOCKFP8_DTYPE_FP16) reduce_split_store_as<BN, S, BLOCKFP8_DTYPE_FP16>(red, p, tile, tid);
+  else reduce_split_store_as<BN, S, BLOCKFP8_DTYPE_FP32>(red, p, tile, tid);
 }
 
 template <int BN>
@@ -683,6 +701,7 @@ __global__ void __launch_bounds__(kThreads, 1)
     }
     ptx::fence_barrier_init();
   }
+  BLOCKFP8_MARK(14, threadIdx.x == 0);  // thread 0's barriers initialised
   // A cluster's barriers must be initialised in every CTA before any producer multicasts.
   if (cluster_ctas(p) > 1 || kSplit) {
     ptx::cluster_arrive();
@@ -690,6 +709,7 @@ __global__ void __launch_bounds__(kThreads, 1)
   } else {
     __syncthreads();
   }
+  BLOCKFP8_MARK(15, threadIdx.x == 0);  // the CTA's (cluster's) barrier after the set-up passed
   // Launched with programmatic dependent launch: the next kernel in the stream may launch now, and
   // this one's prologue above ran while the preceding kernel finished. Nothing before this wait
   // touches memory that kernel may write (A, B, the scales, C).
@@ -699,6 +719,7 @@ __global__ void __launch_bounds__(kThreads, 1)
 
   if (threadIdx.x >= kMathThreads) {
     ptx::setmaxnreg_dec<kSplit ? kSplitProducerRegs : kProducerRegs>();
+    BLOCKFP8_MARK(10, threadIdx.x == kMathThreads);  // the TMA thread past setmaxnreg
     if (threadIdx.x == kMathThreads) {
       produce_tiles<BN, kSplit>({&tmap_a, &tmap_a_tail, &tmap_b, &tmap_b_tail, &tmap_sa}, p, smem, scales, full, empty);
     } else if (threadIdx.x / 32 == kMathThreads / 32 + 1) {
@@ -711,6 +732,7 @@ __global__ void __launch_bounds__(kThreads, 1)
     }
   } else {
     ptx::setmaxnreg_inc<kMathRegs>();
+    BLOCKFP8_MARK(13, threadIdx.x == 0);  // math thread 0 past setmaxnreg
     consume<BN, kSplit>(&tmap_c, p, smem, out, scales, full, empty);
   }
   if constexpr (kSplit) {

@@ -158,9 +158,12 @@ TEST_F(TiledTest, ScaleLayouts) {
 }
 
 // ldc > N with the TMA-store epilogue (row stride still a 16-byte multiple), and C layouts that
-// force the direct epilogue (odd ldc, C only element-aligned); padded and offset A and B.
+// force the direct epilogue (odd ldc, C only element-aligned); padded and offset A and B. Split K too:
+// its sum stores a quad at once only where C's base and row pitch keep every quad aligned.
 TEST_F(TiledTest, Padding) {
-  const std::vector<blockfp8_config_t> cfgs = {tiled(96), tiled(176), tiled(192)};
+  blockfp8_config_t split2 = tiled(192);
+  split2.split_k = 2;  // at most 33 clusters of 2 below
+  const std::vector<blockfp8_config_t> cfgs = {tiled(96), tiled(176), tiled(192), split2};
   std::vector<GemmSpec> cases;
   GemmSpec s = spec(300, 2112, 512);
   s.ldc = 2112 + 8;  // TMA store, padded rows stay poisoned
