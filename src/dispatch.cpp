@@ -233,6 +233,18 @@ bool leaves_sms_idle(int64_t m, int64_t n, int64_t kb_total, const blockfp8_conf
 
 }  // namespace
 
+int swapab_two_tile_split(int64_t m, int64_t n, int64_t k, const DeviceInfo& dev) {
+  if (m <= kSwapabMaxPipelinedTokenTile || m > 2 * kSwapabMaxPipelinedTokenTile || n % kSwapabRowsPerTile != 0)
+    return 0;
+  const int64_t tiles = n / kSwapabRowsPerTile * 2;
+  for (int split = 1; split <= kMaxSplitK; ++split)
+    if (tiles * split == dev.sm_count && tiles <= cluster_capacity(split, dev) && split * 2 <= k / 128 &&
+        runnable(m, n, k / 128, kSwapabMaxPipelinedTokenTile, kSwapabRowsPerTile, split, kSwapabUsefulStages,
+                 kSwapabDefaultWarpgroups, dev))
+      return split;
+  return 0;
+}
+
 bool tiled_wins(int64_t m, int64_t n, int64_t k, const DeviceInfo& dev) {
   if (m > kSwapabMaxM) return true;
   const int max_token_tile = kSwapabTokenTiles[std::size(kSwapabTokenTiles) - 1];
@@ -250,6 +262,8 @@ bool tiled_wins(int64_t m, int64_t n, int64_t k, const DeviceInfo& dev) {
     // 2112x7168 20.52 vs 19.17 (split 3). Below that (576x7168: 18 tiles) decode's split wins.
     return tiles * 3 > dev.sm_count && choose_tiled_config(m, n, k, dev).split_k > 1;
   }
+  // Two 64-token tiles that fill every SM in one round (swapab_two_tile_split, dispatch.h).
+  if (swapab_two_tile_split(m, n, k, dev) > 0) return false;
   // One token tile. The tiled kernel runs its weight tiles as cluster pairs that share the token tile
   // and loads no rows past M, so its time hardly moves with M up to 128, while the decode kernel's
   // grows with its token tile. Measured (s8 call 4, bench/results/logs/2026-11-30-s8-ab/call4,
@@ -369,6 +383,11 @@ blockfp8_config_t choose_swapab_config(int64_t m, int64_t n, int64_t k, const De
   cfg.token_tile = token_tile_for(std::max<int64_t>(m, 1));
   cfg.warpgroups = kSwapabDefaultWarpgroups;
   cfg.stages = 0;
+  if (const int split = swapab_two_tile_split(m, n, k, dev)) {
+    cfg.token_tile = kSwapabMaxPipelinedTokenTile, cfg.weight_rows = kSwapabRowsPerTile, cfg.split_k = split;
+    cfg.stage_kblocks = 1;
+    return cfg;
+  }
   const int64_t kb_total = k / 128;
   double best = -1;
   // Near-ties go to the smaller split (less reduction), then the wider tile (fewer, larger requests).

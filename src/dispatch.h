@@ -250,6 +250,13 @@ double swapab_cost_ns(int64_t m, int64_t n, int64_t k, int token_tile, int weigh
 // above one token tile, where the decode tiles would fill more than half the SMs; at M <= 128, wide
 // weights at M > 64 or M > 32 with short K (measured rules; see dispatch.cpp).
 bool tiled_wins(int64_t m, int64_t n, int64_t k, const DeviceInfo& dev);
+// At 64 < M <= 128, the decode kernel with two 64-token tiles of 64 weight rows, split K over a cluster,
+// where those CTAs fill every SM in one round: the split, else 0. 2112x7168 (33 x 2 x 2 = 132 CTAs)
+// at M = 128, forced in three shuffled rounds (s24 call 7): 11.71 us against the tiled kernel's 13.59
+// (0.86x), the 128-token tile's 14.7. Short of a round it lost (1536x7168, 96 CTAs: 1.02x at M = 128;
+// 3072x7168, 4096x7168 and 4608x7168 at 1.14-1.57x), hence the exact fill. (At M = 96 it took 13.88:
+// the second tile's boxes then reached past M, which tile_origin in swapab_splitk.cu now avoids.)
+int swapab_two_tile_split(int64_t m, int64_t n, int64_t k, const DeviceInfo& dev);
 // At one token tile above 64 tokens, the tiled kernel also takes weights of at least this many
 // 128-row tiles with K at least this long, where it splits K (tiled_wins).
 constexpr int64_t kTiledSplitMinWeightTiles = 12;

@@ -573,11 +573,33 @@ __device__ __forceinline__ KSlice k_slice(const Params& p, int rank) {
   }
 }
 
+// A tile's first weight row and first token row: its token boxes start there. Of several 64- or
+// 128-token tiles the last one starts at M - TN, inside M, rather than past the one before it: a box
+// reaching past M has the TMA engine write zeros for the rest, slowly (64-token tiles at M = 96: 13.9 us
+// against 11.7 at M = 128 on 2112x7168, s24 call 7). The rows it shares with the tile before are
+// computed by both (a token row's sums do not depend on the others') and stored by that tile alone
+// (stores_token: a tile stores from its first multiple of TN). Not at 8-32 tokens, where the
+// dispatcher's tiles hold every token: compiled into those instances too, it cost 0.2-1.4 % at
+// M = 8-64 (s24 call 8), and their machine code is unchanged without it.
+template <int TN>
+constexpr bool kShiftLastTokenTile = TN >= 64;
 struct TileOrigin {
   int n0, m0;
 };
-__device__ __forceinline__ TileOrigin tile_origin(const Params& p, int64_t t, int tn) {
-  return {int(t % p.tiles_n) * p.rows, int(t / p.tiles_n) * tn};
+template <int TN>
+__device__ __forceinline__ TileOrigin tile_origin(const Params& p, int64_t t) {
+  if constexpr (kShiftLastTokenTile<TN>) {
+    const int m0 = int(t / p.tiles_n) * TN;
+    return {int(t % p.tiles_n) * p.rows, p.m > TN ? min(m0, p.m - TN) : m0};
+  } else {
+    return {int(t % p.tiles_n) * p.rows, int(t / p.tiles_n) * TN};
+  }
+}
+// Whether the tile at o stores token row m (TN a power of two).
+template <int TN>
+__device__ __forceinline__ bool stores_token(const TileOrigin& o, int m, const Params& p) {
+  if constexpr (kShiftLastTokenTile<TN>) return m >= ((o.m0 + TN - 1) & ~(TN - 1)) && m < p.m;
+  return m < p.m;
 }
 
 // Park a warpgroup-summed partial tile, token-major, in red[token][row]: warpgroup 0 stores, then
@@ -691,7 +713,7 @@ __device__ __forceinline__ void reduce_store_wide_as(const float* red, const Par
       }
     }
     const int m = o.m0 + t, n = o.n0 + 4 * rq;
-    if (m < p.m) {
+    if (stores_token<TN>(o, m, p)) {
       const int64_t at = int64_t(m) * p.ldc + n;
       if (whole_quads && n + 3 < p.n) {
         store_out4_as<kDtype>(p.c, at, sum);
@@ -754,7 +776,7 @@ __device__ __forceinline__ void reduce_store(const float* red, const Params& p, 
     }
     const int m = o.m0 + t;
     const int n = o.n0 + r;
-    if (m < p.m) {
+    if (stores_token<TN>(o, m, p)) {
       const int64_t base = int64_t(m) * p.ldc + n;
       const float vals[4] = {sum.x, sum.y, sum.z, sum.w};
 #pragma unroll
@@ -827,7 +849,7 @@ __device__ __forceinline__ void owner_sum_store(const float (&acc)[TN / 2], floa
 #pragma unroll
     for (int e = 0; e < 4; ++e) {
       const int mm = m + (e & 1), nn = n + 8 * (e >> 1);
-      if (mm < p.m && nn < p.n) store_out(p.c, int64_t(mm) * p.ldc + nn, vals[e], p.c_dtype);
+      if (stores_token<TN>(o, mm, p) && nn < p.n) store_out(p.c, int64_t(mm) * p.ldc + nn, vals[e], p.c_dtype);
     }
   }
 }
@@ -961,7 +983,7 @@ __global__ void __launch_bounds__(kCtaThreads<W>, 1) __maxnreg__((kMaxRegs<TN, W
     const int prefetched = !kFused && p.const_weights && cluster < p.tiles ? min(stages, stages_per_tile) : 0;
     BLOCKFP8_MARK(10, lane == 0);  // tensor maps prefetched, policies made: about to wait for the previous grid
     if (lane == 0) {
-      const TileOrigin o = tile_origin(p, cluster, TN);
+      const TileOrigin o = tile_origin<TN>(p, cluster);
       for (int q = 0; q < prefetched; ++q) {
         ptx::mbar_arrive_expect_tx(landed(q, q & 1), stage_tx);  // tokens included
         load_weight(q, landed(q, q & 1), kb_begin + q * p.kblocks, o);
@@ -973,7 +995,7 @@ __global__ void __launch_bounds__(kCtaThreads<W>, 1) __maxnreg__((kMaxRegs<TN, W
     int issued = 0;  // stages issued so far (the ring position): the first `stages` need no free slot
     bool first = true;
     for (int64_t t = cluster; t < p.tiles; t += clusters) {
-      const TileOrigin o = tile_origin(p, t, TN);
+      const TileOrigin o = tile_origin<TN>(p, t);
       for (int q = 0, kb = kb_begin; q < stages_per_tile; ++q, kb += p.kblocks, pos.advance(1, stages)) {
         // A box may run past the slice: those k-blocks go unused.
         uint64_t* bar = landed(pos.slot, issued & 1);
@@ -1012,7 +1034,7 @@ __global__ void __launch_bounds__(kCtaThreads<W>, 1) __maxnreg__((kMaxRegs<TN, W
     RingPos tile_start{0, 0};
     const ConsumerLoop<TN, W, kFused, kStraddle> loop{smem, scales, full, stages, p.kblocks, kb_count, p.rows, resident};
     for (int64_t t = cluster; t < p.tiles; t += clusters, ++j, tile_start.advance_far(stages_per_tile, stages)) {
-      const TileOrigin o = tile_origin(p, t, TN);
+      const TileOrigin o = tile_origin<TN>(p, t);
       float* tile_scales = scales + (j & 1) * kb_slice * L::kScalePitch;
       float* tile_red = red + (j & 1) * L::kRedFloats;
       if (j == 0) {
@@ -1068,7 +1090,7 @@ __global__ void __launch_bounds__(kCtaThreads<W>, 1) __maxnreg__((kMaxRegs<TN, W
 
       ptx::cluster_arrive();
       if (t + clusters < p.tiles) {  // the next tile's scales, while the other ranks finish
-        const TileOrigin next = tile_origin(p, t + clusters, TN);
+        const TileOrigin next = tile_origin<TN>(p, t + clusters);
         float* next_scales = scales + ((j + 1) & 1) * kb_slice * L::kScalePitch;
         if constexpr (kFused)
           load_b_scales<TN>(next_scales, p, next.n0, kb_begin, kb_count, tid, kConsumers);

@@ -20,7 +20,7 @@ TEST(Dispatch, TokenTileIsTheSmallestThatHoldsM) {
   EXPECT_EQ(choose_config(8, 2112, 7168, d).token_tile, 8);
   EXPECT_EQ(choose_config(9, 2112, 7168, d).token_tile, 16);
   EXPECT_EQ(choose_config(33, 2112, 7168, d).token_tile, 64);
-  EXPECT_EQ(choose_config(128, 2112, 7168, d).token_tile, 128);
+  EXPECT_EQ(choose_config(128, 4096, 7168, d).token_tile, 128);  // (2112 rows: two 64-token tiles)
   EXPECT_EQ(choose_config(4096, 2112, 7168, d).token_tile, 128);
 }
 
@@ -458,8 +458,9 @@ TEST(Dispatch, TiledTakesWideWeightsAtMidM) {
   EXPECT_EQ(choose_config(64, 32768, 512, d).kernel, BLOCKFP8_KERNEL_TILED);
   EXPECT_EQ(choose_config(64, 9216, 7168, d).kernel, BLOCKFP8_KERNEL_TILED);
   EXPECT_EQ(choose_config(64, 24576, 1536, d).kernel, BLOCKFP8_KERNEL_TILED);
-  // From 12 weight tiles with long K, where the tiled kernel splits K (s13 calls 1-2).
-  for (int64_t n : {1536, 2112, 3072, 4096})
+  // From 12 weight tiles with long K, where the tiled kernel splits K (s13 calls 1-2), unless two
+  // 64-token decode tiles fill every SM in one round (below).
+  for (int64_t n : {1536, 3072, 4096})
     for (int64_t m : {65, 96, 128}) {
       const blockfp8_config_t c = choose_config(m, n, 7168, d);
       EXPECT_EQ(c.kernel, BLOCKFP8_KERNEL_TILED) << m << " " << n;
@@ -475,6 +476,31 @@ TEST(Dispatch, TiledTakesWideWeightsAtMidM) {
   EXPECT_EQ(choose_config(64, 8192, 512, d).kernel, BLOCKFP8_KERNEL_SWAPAB_SPLITK);   // 64 tiles: decode
   for (int64_t m : {9, 32}) EXPECT_EQ(choose_config(m, 32768, 512, d).kernel, BLOCKFP8_KERNEL_SWAPAB_SPLITK);
   for (int64_t m : {1, 8}) EXPECT_EQ(choose_config(m, 32768, 512, d).kernel, BLOCKFP8_KERNEL_WARP_MMA);  // many strips
+}
+
+// 2112 rows = 33 tiles of 64; two 64-token tiles at split 2 are 132 CTAs, one round on 132 SMs
+// (swapab_two_tile_split: 0.86x the tiled kernel's time at M = 128, s24 call 7). Only at 64 < M <= 128,
+// only where the fill is exact, and only where every rank keeps two k-blocks.
+TEST(Dispatch, TwoTokenTilesWhereTheyFillEverySm) {
+  const DeviceInfo d = h200();
+  for (int64_t m : {65, 96, 128}) {
+    blockfp8_config_t c = choose_config(m, 2112, 7168, d);
+    EXPECT_EQ(c.kernel, BLOCKFP8_KERNEL_SWAPAB_SPLITK) << m;
+    EXPECT_EQ(c.token_tile, 64) << m;
+    EXPECT_EQ(c.weight_rows, 64) << m;
+    EXPECT_EQ(c.split_k, 2) << m;
+    EXPECT_EQ(check_config(c, m, 2112, 7168, d), BLOCKFP8_SUCCESS) << m;
+  }
+  EXPECT_EQ(swapab_two_tile_split(64, 2112, 7168, d), 0);   // one token tile
+  EXPECT_EQ(swapab_two_tile_split(129, 2112, 7168, d), 0);  // three
+  EXPECT_EQ(swapab_two_tile_split(128, 2112, 256, d), 0);   // one k-block a rank
+  EXPECT_EQ(swapab_two_tile_split(128, 1536, 7168, d), 0);  // 96 CTAs: short of a round
+  EXPECT_EQ(swapab_two_tile_split(128, 2100, 7168, d), 0);  // not whole 64-row tiles
+  EXPECT_EQ(swapab_two_tile_split(128, 4224, 7168, d), 1);  // 66 tiles x 2 tokens, unsplit
+  EXPECT_EQ(swapab_two_tile_split(128, 2112, int64_t(128) * 1024, d), 0);  // K slices too long for a ring
+  DeviceInfo small = d;
+  small.sm_count = 114;
+  EXPECT_EQ(swapab_two_tile_split(128, 2112, 7168, small), 0);
 }
 
 TEST(Dispatch, DecodeTakesSmallWeightsPastOneTokenTile) {
