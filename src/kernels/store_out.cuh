@@ -5,6 +5,8 @@
 #include <cuda_bf16.h>
 #include <cuda_fp16.h>
 
+#include <type_traits>
+
 #include "blockfp8/blockfp8.h"
 
 namespace blockfp8::detail {
@@ -16,11 +18,16 @@ __device__ __forceinline__ void store_out_as(void* c, int64_t idx, float v) {
   else if constexpr (kDtype == BLOCKFP8_DTYPE_FP16) static_cast<__half*>(c)[idx] = __float2half_rn(v);
   else static_cast<float*>(c)[idx] = v;
 }
-// The same with the dtype read at run time.
+// f(std::integral_constant<int, dtype>{}): a loop over C made once per dtype, picked once at run time.
+template <typename F>
+__device__ __forceinline__ void with_c_dtype(int dtype, F&& f) {
+  if (dtype == BLOCKFP8_DTYPE_BF16) f(std::integral_constant<int, BLOCKFP8_DTYPE_BF16>{});
+  else if (dtype == BLOCKFP8_DTYPE_FP16) f(std::integral_constant<int, BLOCKFP8_DTYPE_FP16>{});
+  else f(std::integral_constant<int, BLOCKFP8_DTYPE_FP32>{});
+}
+// One result with the dtype read at run time.
 __device__ __forceinline__ void store_out(void* c, int64_t idx, float v, int dtype) {
-  if (dtype == BLOCKFP8_DTYPE_BF16) store_out_as<BLOCKFP8_DTYPE_BF16>(c, idx, v);
-  else if (dtype == BLOCKFP8_DTYPE_FP16) store_out_as<BLOCKFP8_DTYPE_FP16>(c, idx, v);
-  else store_out_as<BLOCKFP8_DTYPE_FP32>(c, idx, v);
+  with_c_dtype(dtype, [&](auto d) { store_out_as<decltype(d)::value>(c, idx, v); });
 }
 
 // Four consecutive results (a quad: C[m][n..n+3], n a multiple of 4) by one 8-byte (bf16, fp16) or
@@ -37,6 +44,19 @@ __device__ __forceinline__ void store_out4_as(void* c, int64_t idx, float4 v) {
         make_uint2(*reinterpret_cast<const uint32_t*>(&lo), *reinterpret_cast<const uint32_t*>(&hi));
   } else {
     *reinterpret_cast<float4*>(static_cast<float*>(c) + idx) = v;
+  }
+}
+// The quad of C at idx whose first column is n (columns from n_end on are not stored): one store where
+// whole_quads (c_quads_aligned) and the quad lies inside, else element by element.
+template <int kDtype>
+__device__ __forceinline__ void store_quad_as(void* c, int64_t idx, float4 v, int n, int n_end, bool whole_quads) {
+  if (whole_quads && n + 3 < n_end) {
+    store_out4_as<kDtype>(c, idx, v);
+  } else {
+    const float vals[4] = {v.x, v.y, v.z, v.w};
+#pragma unroll
+    for (int e = 0; e < 4; ++e)
+      if (n + e < n_end) store_out_as<kDtype>(c, idx + e, vals[e]);
   }
 }
 // Whether every quad of C (a row's elements 4i .. 4i + 3) starts on its own 4-element boundary: the

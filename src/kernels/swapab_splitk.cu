@@ -729,6 +729,9 @@ __device__ __forceinline__ void reduce_store_wide_as(const float* red, const Par
   }
 }
 
+// (store_out.cuh's store_quad_as and with_c_dtype do what the quad store above and the dispatch below
+// do, and serve the tiled kernel's sum; through them ptxas scheduled 7 of the 64/128-token instances
+// differently, not measured, so these stay written out.)
 template <int TN>
 __device__ __forceinline__ void reduce_store_wide(const float* red, const Params& p, TileOrigin o, int rank,
                                                   int threads, QuadWalk w) {

@@ -453,23 +453,13 @@ __device__ __forceinline__ void reduce_split_store_as(const float* red, const Pa
 #pragma unroll
     for (int r = 1; r < S; ++r) sum.x += v[r].x, sum.y += v[r].y, sum.z += v[r].z, sum.w += v[r].w;
     const int m = tile.m0 + row, n = tile.n0 + quad * 4;
-    const int64_t at = int64_t(m) * p.ldc + n;
-    if (whole_quads && n + 3 < p.n) {
-      store_out4_as<kDtype>(p.c, at, sum);
-    } else {
-      const float vals[4] = {sum.x, sum.y, sum.z, sum.w};
-#pragma unroll
-      for (int e = 0; e < 4; ++e)
-        if (n + e < p.n) store_out_as<kDtype>(p.c, at + e, vals[e]);
-    }
+    store_quad_as<kDtype>(p.c, int64_t(m) * p.ldc + n, sum, n, p.n, whole_quads);
   }
 }
 
 template <int BN, int S>
 __device__ __forceinline__ void reduce_split_store_s(const float* red, const Params& p, Tile tile, int tid) {
-  if (p.c_dtype == BLOCKFP8_DTYPE_BF16) reduce_split_store_as<BN, S, BLOCKFP8_DTYPE_BF16>(red, p, tile, tid);
-  else if (p.c_dtype == BLOCKFP8_DTYPE_FP16) reduce_split_store_as<BN, S, BLOCKFP8_DTYPE_FP16>(red, p, tile, tid);
-  else reduce_split_store_as<BN, S, BLOCKFP8_DTYPE_FP32>(red, p, tile, tid);
+  with_c_dtype(p.c_dtype, [&](auto d) { reduce_split_store_as<BN, S, decltype(d)::value>(red, p, tile, tid); });
 }
 
 template <int BN>
