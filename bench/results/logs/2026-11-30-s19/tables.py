@@ -18,7 +18,7 @@ def floors(rows):
 
 print("# Session 19: derived tables (tables.py over the call directories' JSON)\n")
 print("## Call 2: forced token tiles (64-row tiles, stages p0 = default), cold time / floor\n")
-rows = load('call2/run/tokens.jsonl'); fl = floors(rows)
+rows = load('call2/run/tokens.jsonl.gz'); fl = floors(rows)
 t = collections.defaultdict(dict)
 for r in rows:
     if r['backend'].startswith('blockfp8'):
