@@ -2,6 +2,7 @@
 point by point, two runs of each side, interleaved on one machine.
 
 Usage: python3 tools/ab_table.py A_LABEL B_LABEL A1.jsonl A2.jsonl B1.jsonl B2.jsonl
+AB_BACKEND=NAME compares that backend instead (e.g. blockfp8_bf16a, blockfp8_quant_gemm).
 With AB_PATHS=1 in the environment, every forced configuration too (--paths, --sweep, --config: the
 backends named blockfp8:CONFIG and blockfp8_constw:CONFIG), one row each; where the two builds'
 dispatchers choose differently, these compare like with like.
@@ -11,13 +12,14 @@ import os
 import sys
 
 PATHS = os.environ.get("AB_PATHS") == "1"
+BACKEND = os.environ.get("AB_BACKEND", "blockfp8")
 
 
 def load(path):
     def wanted(r):
-        return r.get("cold_us") and (r["backend"] == "blockfp8" or (PATHS and ":" in r["backend"]))
+        return r.get("cold_us") and (r["backend"] == BACKEND or (PATHS and ":" in r["backend"]))
     try:
-        return {(r["N"], r["K"], r["M"], "" if r["backend"] == "blockfp8" else r["backend"]): r["cold_us"]
+        return {(r["N"], r["K"], r["M"], "" if r["backend"] == BACKEND else r["backend"]): r["cold_us"]
                 for r in map(json.loads, open(path)) if wanted(r)}
     except OSError:
         return {}
