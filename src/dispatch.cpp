@@ -283,7 +283,14 @@ bool tiled_wins(int64_t m, int64_t n, int64_t k, const DeviceInfo& dev) {
     return weight_tiles >= kTiledSplitMinWeightTiles && k >= kTiledSplitMinK &&
            choose_tiled_config(m, n, k, dev).split_k > 1;
   }
-  return m > 32 && weight_tiles * 2 > dev.sm_count;
+  if (m > 32) return weight_tiles * 2 > dev.sm_count;
+  // 5-32 tokens: wide weights with short K (kTiledFewTokensMaxKBlocks). Forced against the decode picks
+  // in three shuffled rounds (s25 call 3, tiled / decode at M = 8, 16, 32): 20480x1536 0.93, 0.75, 0.69;
+  // 24576x1536 0.93, 0.80, 0.76; 32768x512 0.87, 0.84, 0.76; 32768x1024 0.88, 0.85, 0.78; 24576x3072
+  // 0.96, 0.96, 0.88. It lost where K is longer (24576x4096 1.02 at M = 8-16; 24576x7168 1.08-1.10;
+  // 36864x7168 1.06-1.20), where the weight has at most as many tiles as SMs (16384x512 1.06-1.22,
+  // 12288x1536 1.03-1.12) and at M = 4 (0.88-1.02: only 32768x512 gained much).
+  return m > 4 && weight_tiles > dev.sm_count && k / 128 <= kTiledFewTokensMaxKBlocks;
 }
 
 double swapab_cost_ns(int64_t m, int64_t n, int64_t k, int token_tile, int weight_rows, int split_k,

@@ -261,6 +261,11 @@ int swapab_two_tile_split(int64_t m, int64_t n, int64_t k, const DeviceInfo& dev
 // 128-row tiles with K at least this long, where it splits K (tiled_wins).
 constexpr int64_t kTiledSplitMinWeightTiles = 12;
 constexpr int64_t kTiledSplitMinK = 4096;
+// From 5 to 32 tokens, the tiled kernel takes weights with more 128-row tiles than SMs and K of at
+// most this many k-blocks (tiled_wins): there the decode kernels walk three or more rounds of short
+// tiles, each paying its start and its sum, where the tiled kernel runs one or two rounds of whole-K
+// tiles (loading no token rows past M).
+constexpr int64_t kTiledFewTokensMaxKBlocks = 24;
 
 // The warp-MMA decode kernel (kernels/swapab_warpmma.cu): a CTA of 4 x warpgroups warps owns a strip
 // of weight_rows rows x a token tile over its K slice; each thread keeps stage_kblocks k-blocks of its

@@ -255,7 +255,8 @@ TEST(Dispatch, OwnerSumRules) {
 // The warp-MMA kernel's three cases (dispatch.h): one round of strips at M <= 8 (s11 call 2); too few
 // strips of 16, K split over the largest cluster that keeps one round (576x7168: split 3); well over a
 // round of strips of 32 at M <= 4, M <= 8 where K <= 1536 (s14 calls 4 and 6), except the two shapes
-// measured slower by name and 4608x7168, just over one round (144 strips). Nowhere at M > 8.
+// measured slower by name and 4608x7168, just over one round (144 strips). Nowhere at M > 8, nor from
+// M = 5 where the tiled kernel takes short, very wide weights (32768x512; s25 call 3).
 TEST(Dispatch, WarpMmaTakesWhereItMeasuredFaster) {
   const DeviceInfo d = h200();
   struct Want {
@@ -267,7 +268,7 @@ TEST(Dispatch, WarpMmaTakesWhereItMeasuredFaster) {
   for (const Want w : {Want{2112, 7168, 16, 1, 8}, Want{1536, 7168, 16, 1, 8}, Want{4096, 7168, 32, 1, 8},
                        Want{3072, 1536, 32, 1, 8}, Want{4096, 512, 32, 1, 8}, Want{576, 7168, 16, 3, 8},
                        Want{4608, 7168, 0, 0, 0}, Want{7168, 2048, 32, 1, 4}, Want{7168, 16384, 32, 1, 4},
-                       Want{36864, 7168, 32, 1, 4}, Want{32768, 512, 32, 1, 8}, Want{16384, 512, 0, 0, 0},
+                       Want{36864, 7168, 32, 1, 4}, Want{32768, 512, 32, 1, 4}, Want{16384, 512, 0, 0, 0},
                        Want{12288, 1536, 0, 0, 0}, Want{800, 7168, 16, 2, 8}}) {
     for (int64_t m : {1, 4, 5, 8, 9, 16}) {
       blockfp8_config_t c = choose_config(m, w.n, w.k, d);
@@ -466,7 +467,8 @@ TEST(Dispatch, TiledTakesWideWeightsAtMidM) {
       EXPECT_EQ(c.kernel, BLOCKFP8_KERNEL_TILED) << m << " " << n;
       EXPECT_GT(c.split_k, 1) << m << " " << n;
     }
-  // Narrower weights, short K, and M = 33-64 stay on the decode kernel; so does all of M <= 32.
+  // Narrower weights, short K, and M = 33-64 stay on the decode kernel; so does M <= 32 but for the
+  // short, very wide weights of TiledTakesShortWideWeightsFromFiveTokens.
   EXPECT_EQ(choose_config(128, 576, 7168, d).kernel, BLOCKFP8_KERNEL_SWAPAB_SPLITK);
   EXPECT_EQ(choose_config(128, 3072, 1536, d).kernel, BLOCKFP8_KERNEL_SWAPAB_SPLITK);
   EXPECT_EQ(choose_config(64, 2112, 7168, d).kernel, BLOCKFP8_KERNEL_SWAPAB_SPLITK);
@@ -474,8 +476,33 @@ TEST(Dispatch, TiledTakesWideWeightsAtMidM) {
   EXPECT_EQ(choose_config(64, 7168, 16384, d).kernel, BLOCKFP8_KERNEL_SWAPAB_SPLITK);
   EXPECT_EQ(choose_config(64, 7168, 1024, d).kernel, BLOCKFP8_KERNEL_SWAPAB_SPLITK);  // 56 tiles: decode
   EXPECT_EQ(choose_config(64, 8192, 512, d).kernel, BLOCKFP8_KERNEL_SWAPAB_SPLITK);   // 64 tiles: decode
-  for (int64_t m : {9, 32}) EXPECT_EQ(choose_config(m, 32768, 512, d).kernel, BLOCKFP8_KERNEL_SWAPAB_SPLITK);
-  for (int64_t m : {1, 8}) EXPECT_EQ(choose_config(m, 32768, 512, d).kernel, BLOCKFP8_KERNEL_WARP_MMA);  // many strips
+  for (int64_t m : {9, 32}) EXPECT_EQ(choose_config(m, 16384, 512, d).kernel, BLOCKFP8_KERNEL_SWAPAB_SPLITK);
+  for (int64_t m : {1, 4}) EXPECT_EQ(choose_config(m, 32768, 512, d).kernel, BLOCKFP8_KERNEL_WARP_MMA);  // many strips
+}
+
+// From 5 to 32 tokens, weights with more 128-row tiles than SMs and K <= 24 k-blocks go to the tiled
+// kernel (tiled_wins; forced, s25 call 3: 0.69-0.96x the decode picks at M = 8-32).
+TEST(Dispatch, TiledTakesShortWideWeightsFromFiveTokens) {
+  const DeviceInfo d = h200();
+  struct Shape {
+    int64_t n, k;
+    bool tiled;
+  };
+  for (const Shape s : {Shape{24576, 1536, true}, Shape{32768, 512, true}, Shape{20480, 1536, true},
+                        Shape{32768, 1024, true}, Shape{24576, 3072, true},
+                        Shape{24576, 4096, false},   // 25+ k-blocks: 1.02x at M = 8-16
+                        Shape{36864, 7168, false},   // 1.06-1.20x
+                        Shape{16384, 512, false},    // 128 tiles, not more than the SMs: 1.06-1.22x
+                        Shape{12288, 1536, false}})  // 96 tiles: 1.03-1.12x
+    for (int64_t m : {1, 4, 5, 8, 16, 32}) {
+      blockfp8_config_t c = choose_config(m, s.n, s.k, d);
+      const bool want = s.tiled && m > 4;
+      EXPECT_EQ(c.kernel == BLOCKFP8_KERNEL_TILED, want) << m << " x " << s.n << " x " << s.k;
+      EXPECT_EQ(check_config(c, m, s.n, s.k, d), BLOCKFP8_SUCCESS) << m << " x " << s.n << " x " << s.k;
+    }
+  DeviceInfo more = d;
+  more.sm_count = 200;  // the tile count is against the device's SMs
+  EXPECT_NE(choose_config(16, 24576, 1536, more).kernel, BLOCKFP8_KERNEL_TILED);
 }
 
 // 2112 rows = 33 tiles of 64; two 64-token tiles at split 2 are 132 CTAs, one round on 132 SMs
@@ -610,7 +637,7 @@ TEST(Dispatch, StraddlingTilesWhereTheyMeasuredFaster) {
   EXPECT_EQ(choose_config(16, 7168, 2048, d).weight_rows, 64);   // 16 k-blocks a CTA: 1.006-1.022x
   EXPECT_EQ(choose_config(16, 3072, 1536, d).weight_rows, 64);   // split 3 of 12 k-blocks: 1.14x
   EXPECT_EQ(choose_config(8, 4608, 7168, d).weight_rows, 64);    // kept by name: 1.061x
-  EXPECT_EQ(choose_config(16, 24576, 1536, d).weight_rows, 64);  // 1.039x
+  EXPECT_EQ(choose_swapab_config(16, 24576, 1536, d).weight_rows, 64);  // 1.039x (the tiled kernel runs it now)
   EXPECT_EQ(choose_config(32, 36864, 7168, d).weight_rows, 64);  // 1.029x
   EXPECT_EQ(choose_config(16, 36864, 7168, d).weight_rows, 48);  // 0.967x
   EXPECT_EQ(choose_config(8, 18432, 7168, d).weight_rows, 40);   // 0.91x
