@@ -411,7 +411,8 @@ std::vector<Row> run_shape(Context& ctx, const Shape& shape, int index, int tota
   auto bf16a_at = [&](int64_t m) { return o.bf16a && m <= o.bf16a_max_m; };
   auto x_slot = [&](int64_t m) { return round_up(size_t(m * K) * 2, 256); };
   auto q_bytes = [&](int64_t m) { return round_up(size_t(m * K), 256); };
-  auto work_slot = [&](int64_t m) { return q_bytes(m) + round_up(size_t(m * kb) * 4, 256); };
+  // Scales for M rounded up to 4: column-major, as the tiled kernel's plan lays them out (plan_fused).
+  auto work_slot = [&](int64_t m) { return q_bytes(m) + round_up(size_t((m + 3) / 4 * 4 * kb) * 4, 256); };
   size_t x_pool = 0, ws_pool = 0;
   int64_t bf16a_max = 0;
   for (int64_t m : o.ms)

@@ -283,7 +283,12 @@ bool tiled_wins(int64_t m, int64_t n, int64_t k, const DeviceInfo& dev) {
     return weight_tiles >= kTiledSplitMinWeightTiles && k >= kTiledSplitMinK &&
            choose_tiled_config(m, n, k, dev).split_k > 1;
   }
-  if (m > 32) return weight_tiles * 2 > dev.sm_count;
+  // 33-64 tokens, short K: forced against the decode picks (s25 call 4, three shuffled rounds, tiled /
+  // decode at M = 33-64): 7168x256 0.81, 7168x512 0.88-0.90, 8192x512 0.89-0.90, 4096x512 0.91-0.92,
+  // 7168x1024 0.96-0.98; 6144x1536 0.99-1.01, 7168x2048-2304 1.03-1.07, 3072x1536 1.20.
+  if (m > 32)
+    return weight_tiles * 2 > dev.sm_count ||
+           (weight_tiles >= kTiledShortKMinWeightTiles && k / 128 <= kTiledShortKMaxKBlocks);
   // 5-32 tokens: wide weights with short K (kTiledFewTokensMaxKBlocks). Forced against the decode picks
   // in three shuffled rounds (s25 call 3, tiled / decode at M = 8, 16, 32): 20480x1536 0.93, 0.75, 0.69;
   // 24576x1536 0.93, 0.80, 0.76; 32768x512 0.87, 0.84, 0.76; 32768x1024 0.88, 0.85, 0.78; 24576x3072

@@ -266,6 +266,10 @@ constexpr int64_t kTiledSplitMinK = 4096;
 // tiles, each paying its start and its sum, where the tiled kernel runs one or two rounds of whole-K
 // tiles (loading no token rows past M).
 constexpr int64_t kTiledFewTokensMaxKBlocks = 24;
+// From 33 to 64 tokens it also takes weights of at least this many 128-row tiles with K of at most
+// this many k-blocks (tiled_wins), besides those of more than half the SMs' worth of tiles.
+constexpr int64_t kTiledShortKMinWeightTiles = 32;
+constexpr int64_t kTiledShortKMaxKBlocks = 8;
 
 // The warp-MMA decode kernel (kernels/swapab_warpmma.cu): a CTA of 4 x warpgroups warps owns a strip
 // of weight_rows rows x a token tile over its K slice; each thread keeps stage_kblocks k-blocks of its

@@ -474,8 +474,17 @@ TEST(Dispatch, TiledTakesWideWeightsAtMidM) {
   EXPECT_EQ(choose_config(64, 2112, 7168, d).kernel, BLOCKFP8_KERNEL_SWAPAB_SPLITK);
   EXPECT_EQ(choose_config(64, 4608, 7168, d).kernel, BLOCKFP8_KERNEL_SWAPAB_SPLITK);
   EXPECT_EQ(choose_config(64, 7168, 16384, d).kernel, BLOCKFP8_KERNEL_SWAPAB_SPLITK);
-  EXPECT_EQ(choose_config(64, 7168, 1024, d).kernel, BLOCKFP8_KERNEL_SWAPAB_SPLITK);  // 56 tiles: decode
-  EXPECT_EQ(choose_config(64, 8192, 512, d).kernel, BLOCKFP8_KERNEL_SWAPAB_SPLITK);   // 64 tiles: decode
+  EXPECT_EQ(choose_config(64, 7168, 2048, d).kernel, BLOCKFP8_KERNEL_SWAPAB_SPLITK);  // 56 tiles, 16 k-blocks
+  EXPECT_EQ(choose_config(64, 6144, 1536, d).kernel, BLOCKFP8_KERNEL_SWAPAB_SPLITK);  // 48 tiles, 12 k-blocks
+  // Short K (at most 8 k-blocks) from 32 tiles: the tiled kernel at 33-64 tokens (s25 call 4).
+  for (int64_t m : {33, 64}) {
+    EXPECT_EQ(choose_config(m, 7168, 1024, d).kernel, BLOCKFP8_KERNEL_TILED) << m;
+    EXPECT_EQ(choose_config(m, 8192, 512, d).kernel, BLOCKFP8_KERNEL_TILED) << m;
+    EXPECT_EQ(choose_config(m, 4096, 512, d).kernel, BLOCKFP8_KERNEL_TILED) << m;
+    EXPECT_EQ(choose_config(m, 7168, 256, d).kernel, BLOCKFP8_KERNEL_TILED) << m;
+    EXPECT_EQ(choose_config(m, 3072, 512, d).kernel, BLOCKFP8_KERNEL_SWAPAB_SPLITK) << m;  // 24 tiles
+  }
+  EXPECT_EQ(choose_config(32, 7168, 1024, d).kernel, BLOCKFP8_KERNEL_SWAPAB_SPLITK);  // not at 32 tokens
   for (int64_t m : {9, 32}) EXPECT_EQ(choose_config(m, 16384, 512, d).kernel, BLOCKFP8_KERNEL_SWAPAB_SPLITK);
   for (int64_t m : {1, 4}) EXPECT_EQ(choose_config(m, 32768, 512, d).kernel, BLOCKFP8_KERNEL_WARP_MMA);  // many strips
 }
