@@ -63,8 +63,8 @@ blockfp8_config_t auto_config(int64_t m, int64_t n, int64_t k, const DeviceInfo&
 
 // How blockfp8_gemm_bf16a serves a call: the fused TMA decode kernel's ring (0: not that kernel), or
 // the fused warp-MMA kernel, or else two launches, with the workspace they need (X_q [M][K] bytes,
-// then the scales: column-major with M rounded up to 4 for the tiled kernel, which then fetches a
-// k-block's 128 token scales with one TMA request; row-major [M][K/128] for the others).
+// then the scales: column-major with M rounded up to 4 for the tiled kernel from 128 tokens, which
+// then fetches a k-block's 128 token scales with one TMA request; row-major [M][K/128] for the others).
 struct FusedPlan {
   blockfp8_config_t cfg;
   int fused_stages;
@@ -92,7 +92,10 @@ FusedPlan plan_fused(int64_t m, int64_t n, int64_t k, const void* x, int64_t ldx
   f.fused_stages = x_ok && fused_enabled() ? swapab_fused_stages(f.cfg, m, n, k, dev) : 0;
   f.warpmma_fused = x_ok && fused_enabled() && warpmma_fused_ok(f.cfg, m, n, k, dev);
   f.scales_offset = size_t((m * k + 15) / 16 * 16);
-  const bool col = f.cfg.kernel == BLOCKFP8_KERNEL_TILED;
+  // Below one whole token tile most of that request would lie past M, and the TMA engine's zero fill
+  // of it cost the tiled kernel's two launches up to 1.10x at M = 33 on 7168x1024 (s25 call 5), where
+  // the row-major route's plain loads were 0.97x: column-major only from 128 tokens.
+  const bool col = f.cfg.kernel == BLOCKFP8_KERNEL_TILED && m >= kTiledTokenTile;
   const int64_t rows = col ? tiled_aligned_scale_ld(m) : m;
   f.scale_stride_m = col ? 1 : k / 128;
   f.scale_stride_k = col ? rows : 1;
