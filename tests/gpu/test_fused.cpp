@@ -21,6 +21,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <cstdio>
 #include <cstring>
@@ -336,6 +337,26 @@ TEST_F(FusedTest, FallbackShapesBitwiseMatchQuantizeThenGemm) {
   // 200, 301: the tiled kernel, column-major workspace scales (row-major below 128 tokens)
   sweep({33, 64, 200, 301}, 2, stream_, t);
   EXPECT_EQ(t.one_launch, 0) << "M > 32 must take the two-launch path";
+}
+
+// Where the dispatcher gives the tiled kernel fewer than 128 tokens (short, very wide weights from 5
+// tokens; 32+ tiles of short K from 33), the two launches lay the workspace scales row-major.
+TEST_F(FusedTest, TiledPlanBelowOneTokenTile) {
+  SCOPED_TRACE(seed_note());
+  Scratch s;
+  Tally t;
+  for (const auto [m, n, k] : {std::array<int64_t, 3>{5, 32768, 512}, {24, 24576, 1536}, {40, 8192, 512}}) {
+    blockfp8_config_t plan{};
+    ASSERT_EQ(blockfp8_gemm_plan(m, n, k, &plan), BLOCKFP8_SUCCESS);
+    EXPECT_EQ(plan.kernel, BLOCKFP8_KERNEL_TILED) << m << " x " << n << " x " << k;
+    Weights w;
+    ASSERT_NO_FATAL_FAILURE(make_weights(w, n, k, case_seed(uint64_t(n) + uint64_t(m)), stream_));
+    XTensor x;
+    ASSERT_NO_FATAL_FAILURE(make_x(x, m, k, k, BLOCKFP8_DTYPE_BF16, 0, case_seed(7000 + uint64_t(m))));
+    check_formats_and_dtypes(x, w, m, 0, s, stream_, t);
+    if (HasFailure()) return;
+  }
+  EXPECT_EQ(t.one_launch, 0);
 }
 
 // Every M from 1 to 32 on the primary decode shape (DeepSeek's fused_qkv_a, 2112 x 7168): one launch

@@ -371,7 +371,9 @@ TEST_F(GemmTest, DispatcherShapes) {
              // GPU reference
              with(2, 24576, 16384, l), with(16, 7168, 16384, l), with(64, 24576, 7168, l), with(128, 4097, 16384, l),
              with(255, 2112, 7168, l), with(1024, 2112, 7168, l), with(4096, 7168, 7168, l),
-             with(100, 2112, 7168, l)},  // two 64-token tiles, the second moved back inside M
+             with(100, 2112, 7168, l),  // two 64-token tiles, the second moved back inside M
+             // the tiled kernel at a few tokens on short, very wide weights, and at 33-64 on short K
+             with(5, 32768, 512, l), with(24, 24576, 1536, l), with(40, 8192, 512, l)},
             {auto_variant()});
 }
 
