@@ -280,6 +280,9 @@ bool tiled_wins(int64_t m, int64_t n, int64_t k, const DeviceInfo& dev) {
     // per 64 weight rows, the tiled kernel per 96-192. Forced (s13 calls 1-2, cold us at M = 96-128,
     // decode vs best split): 2112x7168 15.7 vs 13.0-13.2, 3072x7168 19.8 vs 16.6-16.7, 4096x7168 20.2-20.5
     // vs 17.4-17.8, 1536x7168 11.9 vs 11.5-11.7; 576x7168 (5 tiles) 8.6 vs 9.1: decode.
+    // Short K from 24 tiles, forced against the decode picks (s25 call 9, three shuffled rounds, tiled /
+    // decode at M = 72-128): 4096x512 0.78-0.81, 3072x1536 0.92-0.94.
+    if (weight_tiles >= kTiledMidShortKMinWeightTiles && k / 128 <= kTiledMidShortKMaxKBlocks) return true;
     return weight_tiles >= kTiledSplitMinWeightTiles && k >= kTiledSplitMinK &&
            choose_tiled_config(m, n, k, dev).split_k > 1;
   }
@@ -294,8 +297,10 @@ bool tiled_wins(int64_t m, int64_t n, int64_t k, const DeviceInfo& dev) {
   // 24576x1536 0.93, 0.80, 0.76; 32768x512 0.87, 0.84, 0.76; 32768x1024 0.88, 0.85, 0.78; 24576x3072
   // 0.96, 0.96, 0.88. It lost where K is longer (24576x4096 1.02 at M = 8-16; 24576x7168 1.08-1.10;
   // 36864x7168 1.06-1.20), where the weight has at most as many tiles as SMs (16384x512 1.06-1.22,
-  // 12288x1536 1.03-1.12) and at M = 4 (0.88-1.02: only 32768x512 gained much).
-  return m > 4 && weight_tiles > dev.sm_count && k / 128 <= kTiledFewTokensMaxKBlocks;
+  // 12288x1536 1.03-1.12) and at M = 4 (0.97-1.02) but for the shortest K: 32768x512 0.88-0.90 at
+  // M = 1-4 (s25 call 9).
+  return weight_tiles > dev.sm_count &&
+         k / 128 <= (m > 4 ? kTiledFewTokensMaxKBlocks : kTiledFewestTokensMaxKBlocks);
 }
 
 double swapab_cost_ns(int64_t m, int64_t n, int64_t k, int token_tile, int weight_rows, int split_k,

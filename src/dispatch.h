@@ -262,14 +262,18 @@ int swapab_two_tile_split(int64_t m, int64_t n, int64_t k, const DeviceInfo& dev
 constexpr int64_t kTiledSplitMinWeightTiles = 12;
 constexpr int64_t kTiledSplitMinK = 4096;
 // From 5 to 32 tokens, the tiled kernel takes weights with more 128-row tiles than SMs and K of at
-// most this many k-blocks (tiled_wins): there the decode kernels walk three or more rounds of short
+// most this many k-blocks (from 1 to 4 tokens, kTiledFewestTokensMaxKBlocks; tiled_wins): there the decode kernels walk three or more rounds of short
 // tiles, each paying its start and its sum, where the tiled kernel runs one or two rounds of whole-K
 // tiles (loading no token rows past M).
 constexpr int64_t kTiledFewTokensMaxKBlocks = 24;
+constexpr int64_t kTiledFewestTokensMaxKBlocks = 4;  // the same from 1 to 4 tokens
 // From 33 to 64 tokens it also takes weights of at least this many 128-row tiles with K of at most
 // this many k-blocks (tiled_wins), besides those of more than half the SMs' worth of tiles.
 constexpr int64_t kTiledShortKMinWeightTiles = 32;
 constexpr int64_t kTiledShortKMaxKBlocks = 8;
+// From 65 to 128 tokens, weights of at least this many tiles with K of at most this many k-blocks.
+constexpr int64_t kTiledMidShortKMinWeightTiles = 24;
+constexpr int64_t kTiledMidShortKMaxKBlocks = 12;
 
 // The warp-MMA decode kernel (kernels/swapab_warpmma.cu): a CTA of 4 x warpgroups warps owns a strip
 // of weight_rows rows x a token tile over its K slice; each thread keeps stage_kblocks k-blocks of its

@@ -255,8 +255,8 @@ TEST(Dispatch, OwnerSumRules) {
 // The warp-MMA kernel's three cases (dispatch.h): one round of strips at M <= 8 (s11 call 2); too few
 // strips of 16, K split over the largest cluster that keeps one round (576x7168: split 3); well over a
 // round of strips of 32 at M <= 4, M <= 8 where K <= 1536 (s14 calls 4 and 6), except the two shapes
-// measured slower by name and 4608x7168, just over one round (144 strips). Nowhere at M > 8, nor from
-// M = 5 where the tiled kernel takes short, very wide weights (32768x512; s25 call 3).
+// measured slower by name and 4608x7168, just over one round (144 strips). Nowhere at M > 8, nor where
+// the tiled kernel takes short, very wide weights (32768x512 at every M; s25 calls 3 and 9).
 TEST(Dispatch, WarpMmaTakesWhereItMeasuredFaster) {
   const DeviceInfo d = h200();
   struct Want {
@@ -268,7 +268,7 @@ TEST(Dispatch, WarpMmaTakesWhereItMeasuredFaster) {
   for (const Want w : {Want{2112, 7168, 16, 1, 8}, Want{1536, 7168, 16, 1, 8}, Want{4096, 7168, 32, 1, 8},
                        Want{3072, 1536, 32, 1, 8}, Want{4096, 512, 32, 1, 8}, Want{576, 7168, 16, 3, 8},
                        Want{4608, 7168, 0, 0, 0}, Want{7168, 2048, 32, 1, 4}, Want{7168, 16384, 32, 1, 4},
-                       Want{36864, 7168, 32, 1, 4}, Want{32768, 512, 32, 1, 4}, Want{16384, 512, 0, 0, 0},
+                       Want{36864, 7168, 32, 1, 4}, Want{32768, 512, 0, 0, 0}, Want{16384, 512, 0, 0, 0},
                        Want{12288, 1536, 0, 0, 0}, Want{800, 7168, 16, 2, 8}}) {
     for (int64_t m : {1, 4, 5, 8, 9, 16}) {
       blockfp8_config_t c = choose_config(m, w.n, w.k, d);
@@ -470,7 +470,7 @@ TEST(Dispatch, TiledTakesWideWeightsAtMidM) {
   // Narrower weights, short K, and M = 33-64 stay on the decode kernel; so does M <= 32 but for the
   // short, very wide weights of TiledTakesShortWideWeightsFromFiveTokens.
   EXPECT_EQ(choose_config(128, 576, 7168, d).kernel, BLOCKFP8_KERNEL_SWAPAB_SPLITK);
-  EXPECT_EQ(choose_config(128, 3072, 1536, d).kernel, BLOCKFP8_KERNEL_SWAPAB_SPLITK);
+  EXPECT_EQ(choose_config(128, 2048, 1536, d).kernel, BLOCKFP8_KERNEL_SWAPAB_SPLITK);  // (3072x1536: below)
   EXPECT_EQ(choose_config(64, 2112, 7168, d).kernel, BLOCKFP8_KERNEL_SWAPAB_SPLITK);
   EXPECT_EQ(choose_config(64, 4608, 7168, d).kernel, BLOCKFP8_KERNEL_SWAPAB_SPLITK);
   EXPECT_EQ(choose_config(64, 7168, 16384, d).kernel, BLOCKFP8_KERNEL_SWAPAB_SPLITK);
@@ -486,11 +486,19 @@ TEST(Dispatch, TiledTakesWideWeightsAtMidM) {
   }
   EXPECT_EQ(choose_config(32, 7168, 1024, d).kernel, BLOCKFP8_KERNEL_SWAPAB_SPLITK);  // not at 32 tokens
   for (int64_t m : {9, 32}) EXPECT_EQ(choose_config(m, 16384, 512, d).kernel, BLOCKFP8_KERNEL_SWAPAB_SPLITK);
-  for (int64_t m : {1, 4}) EXPECT_EQ(choose_config(m, 32768, 512, d).kernel, BLOCKFP8_KERNEL_WARP_MMA);  // many strips
+  for (int64_t m : {1, 4}) EXPECT_EQ(choose_config(m, 36864, 7168, d).kernel, BLOCKFP8_KERNEL_WARP_MMA);  // many strips
+  // Short K from 24 tiles at 65-128 tokens (s25 call 9).
+  for (int64_t m : {65, 96, 128}) {
+    EXPECT_EQ(choose_config(m, 4096, 512, d).kernel, BLOCKFP8_KERNEL_TILED) << m;
+    EXPECT_EQ(choose_config(m, 3072, 1536, d).kernel, BLOCKFP8_KERNEL_TILED) << m;
+    EXPECT_EQ(choose_config(m, 2048, 1536, d).kernel, BLOCKFP8_KERNEL_SWAPAB_SPLITK) << m;  // 16 tiles
+    EXPECT_EQ(choose_config(m, 3072, 2048, d).kernel, BLOCKFP8_KERNEL_SWAPAB_SPLITK) << m;  // 16 k-blocks
+  }
 }
 
 // From 5 to 32 tokens, weights with more 128-row tiles than SMs and K <= 24 k-blocks go to the tiled
-// kernel (tiled_wins; forced, s25 call 3: 0.69-0.96x the decode picks at M = 8-32).
+// kernel (tiled_wins; forced, s25 call 3: 0.69-0.96x the decode picks at M = 8-32), and from 1 to 4
+// tokens those with K <= 4 k-blocks (32768x512: 0.88-0.90x, s25 call 9).
 TEST(Dispatch, TiledTakesShortWideWeightsFromFiveTokens) {
   const DeviceInfo d = h200();
   struct Shape {
@@ -505,7 +513,7 @@ TEST(Dispatch, TiledTakesShortWideWeightsFromFiveTokens) {
                         Shape{12288, 1536, false}})  // 96 tiles: 1.03-1.12x
     for (int64_t m : {1, 4, 5, 8, 16, 32}) {
       blockfp8_config_t c = choose_config(m, s.n, s.k, d);
-      const bool want = s.tiled && m > 4;
+      const bool want = s.tiled && (m > 4 || s.k <= 512);  // 1-4 tokens: only the shortest K
       EXPECT_EQ(c.kernel == BLOCKFP8_KERNEL_TILED, want) << m << " x " << s.n << " x " << s.k;
       EXPECT_EQ(check_config(c, m, s.n, s.k, d), BLOCKFP8_SUCCESS) << m << " x " << s.n << " x " << s.k;
     }
