@@ -261,17 +261,20 @@ int swapab_two_tile_split(int64_t m, int64_t n, int64_t k, const DeviceInfo& dev
 // 128-row tiles with K at least this long, where it splits K (tiled_wins).
 constexpr int64_t kTiledSplitMinWeightTiles = 12;
 constexpr int64_t kTiledSplitMinK = 4096;
-// From 5 to 32 tokens, the tiled kernel takes weights with more 128-row tiles than SMs and K of at
-// most this many k-blocks (from 1 to 4 tokens, kTiledFewestTokensMaxKBlocks; tiled_wins): there the decode kernels walk three or more rounds of short
-// tiles, each paying its start and its sum, where the tiled kernel runs one or two rounds of whole-K
-// tiles (loading no token rows past M).
+// Short K at one token tile (tiled_wins): there the decode kernels walk several rounds of short tiles,
+// each paying its start and its split-K sum, where the tiled kernel runs one or two rounds of whole-K
+// tiles and loads no token rows past M. Where the tiled kernel takes the call, by token count (forced
+// and interleaved, s25 calls 3-5, 9-10):
+//   1-4 tokens     more 128-row weight tiles than SMs, K <= kTiledFewestTokensMaxKBlocks k-blocks
+//   5-32 tokens    more tiles than SMs, K <= kTiledFewTokensMaxKBlocks
+//   33-64 tokens   kTiledShortKMinWeightTiles+ tiles, K <= kTiledShortKMaxKBlocks (and any K from
+//                  half the SMs' worth of tiles)
+//   65-128 tokens  kTiledMidShortKMinWeightTiles+ tiles, K <= kTiledMidShortKMaxKBlocks (and the wide
+//                  and split-K rules above)
+constexpr int64_t kTiledFewestTokensMaxKBlocks = 4;
 constexpr int64_t kTiledFewTokensMaxKBlocks = 24;
-constexpr int64_t kTiledFewestTokensMaxKBlocks = 4;  // the same from 1 to 4 tokens
-// From 33 to 64 tokens it also takes weights of at least this many 128-row tiles with K of at most
-// this many k-blocks (tiled_wins), besides those of more than half the SMs' worth of tiles.
 constexpr int64_t kTiledShortKMinWeightTiles = 32;
 constexpr int64_t kTiledShortKMaxKBlocks = 8;
-// From 65 to 128 tokens, weights of at least this many tiles with K of at most this many k-blocks.
 constexpr int64_t kTiledMidShortKMinWeightTiles = 24;
 constexpr int64_t kTiledMidShortKMaxKBlocks = 12;
 
