@@ -1,4 +1,4 @@
-"""CPU tests of the device-side analysis tools: tools/tiled_slope_table.py's k-block slope."""
+"""CPU tests of the device-side analysis tools: tools/tiled_slope_table.py's k-block slope, tools/dispatch_inversions.py."""
 import gzip
 import importlib.util
 import json
@@ -40,3 +40,32 @@ def test_slope_is_the_time_per_k_block_between_the_two_k(tmp_path, capsys, monke
     assert f"| ref | {cfg} | 20.00 | 68.00 | 500.0 | 990 | 4.00 |" in out
     assert f"| new | {cfg} | 16.00 | 52.00 | 375.0 | 742 | 4.00 |" in out
     assert "| new | 70.00 (0.700) |" in out
+
+
+def _inversions_tool():
+    path = os.path.join(REPO_ROOT, "tools", "dispatch_inversions.py")
+    spec = importlib.util.spec_from_file_location("dispatch_inversions", path)
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    return mod
+
+
+def test_inversions_name_the_smaller_m_and_its_best_larger_m(tmp_path, capsys):
+    rows = [
+        {"backend": "blockfp8", "N": 4096, "K": 512, "M": 64, "cold_us": 4.4, "config": "tiled_a"},
+        {"backend": "blockfp8", "N": 4096, "K": 512, "M": 128, "cold_us": 5.7, "config": "decode_b"},
+        {"backend": "blockfp8", "N": 4096, "K": 512, "M": 256, "cold_us": 5.4, "config": "tiled_c"},
+        {"backend": "blockfp8", "N": 4096, "K": 512, "M": 512, "cold_us": 5.0, "config": "tiled_d"},
+        # within the margin: not an inversion; another backend: ignored
+        {"backend": "blockfp8", "N": 2112, "K": 7168, "M": 1, "cold_us": 6.2, "config": "w"},
+        {"backend": "blockfp8", "N": 2112, "K": 7168, "M": 2, "cold_us": 6.15, "config": "w"},
+        {"backend": "cublaslt", "N": 2112, "K": 7168, "M": 4, "cold_us": 1.0, "config": "lt"},
+    ]
+    _write(tmp_path / "run.jsonl.gz", rows, gz=True)
+    assert _inversions_tool().main([str(tmp_path / "run.jsonl.gz")]) == 0
+    out = capsys.readouterr().out
+    # M = 128 (5.7) loses to M = 256 (5.4) and 512 (5.0): the fastest larger M is named.
+    assert "| 4096x512 | 128 | 5.70 | decode_b | 512 | 5.00 | tiled_d |" in out
+    assert "| 4096x512 | 256 | 5.40 | tiled_c | 512 | 5.00 | tiled_d |" in out
+    assert "| 4096x512 | 64 |" not in out
+    assert "2112x7168" not in out
