@@ -93,8 +93,8 @@ FusedPlan plan_fused(int64_t m, int64_t n, int64_t k, const void* x, int64_t ldx
   f.warpmma_fused = x_ok && fused_enabled() && warpmma_fused_ok(f.cfg, m, n, k, dev);
   f.scales_offset = size_t((m * k + 15) / 16 * 16);
   // Below one whole token tile most of that request would lie past M, and the TMA engine's zero fill
-  // of it cost the tiled kernel's two launches up to 1.10x at M = 33 on 7168x1024 (s25 call 5), where
-  // the row-major route's plain loads were 0.97x: column-major only from 128 tokens.
+  // is slow: with it the two launches on 7168x1024 at M = 33 took 1.10x the old decode plan's time (s25
+  // call 5); row-major scales took 0.945x of that (call 6). So column-major only from 128 tokens.
   const bool col = f.cfg.kernel == BLOCKFP8_KERNEL_TILED && m >= kTiledTokenTile;
   const int64_t rows = col ? tiled_aligned_scale_ld(m) : m;
   f.scale_stride_m = col ? 1 : k / 128;
