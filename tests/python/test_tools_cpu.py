@@ -7,9 +7,9 @@ import os
 from conftest import REPO_ROOT
 
 
-def _tool():
-    path = os.path.join(REPO_ROOT, "tools", "tiled_slope_table.py")
-    spec = importlib.util.spec_from_file_location("tiled_slope_table", path)
+def _tool(name="tiled_slope_table"):
+    path = os.path.join(REPO_ROOT, "tools", name + ".py")
+    spec = importlib.util.spec_from_file_location(name, path)
     mod = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(mod)
     return mod
@@ -42,14 +42,6 @@ def test_slope_is_the_time_per_k_block_between_the_two_k(tmp_path, capsys, monke
     assert "| new | 70.00 (0.700) |" in out
 
 
-def _inversions_tool():
-    path = os.path.join(REPO_ROOT, "tools", "dispatch_inversions.py")
-    spec = importlib.util.spec_from_file_location("dispatch_inversions", path)
-    mod = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(mod)
-    return mod
-
-
 def test_inversions_name_the_smaller_m_and_its_best_larger_m(tmp_path, capsys):
     rows = [
         {"backend": "blockfp8", "N": 4096, "K": 512, "M": 64, "cold_us": 4.4, "config": "tiled_a"},
@@ -62,7 +54,7 @@ def test_inversions_name_the_smaller_m_and_its_best_larger_m(tmp_path, capsys):
         {"backend": "cublaslt", "N": 2112, "K": 7168, "M": 4, "cold_us": 1.0, "config": "lt"},
     ]
     _write(tmp_path / "run.jsonl.gz", rows, gz=True)
-    assert _inversions_tool().main([str(tmp_path / "run.jsonl.gz")]) == 0
+    assert _tool("dispatch_inversions").main([str(tmp_path / "run.jsonl.gz")]) == 0
     out = capsys.readouterr().out
     # M = 128 (5.7) loses to M = 256 (5.4) and 512 (5.0): the fastest larger M is named.
     assert "| 4096x512 | 128 | 5.70 | decode_b | 512 | 5.00 | tiled_d |" in out
