@@ -203,7 +203,9 @@ void measure_into(Context& ctx, Row& r, const Operands& ops, const Enqueue& enqu
 }
 
 // The bf16-activation backends at one M (--no-bf16a skips them): the same weight copies, per copy a
-// bf16 X [m][K] and a workspace slot (X_q [m][K], then its row-major scales), the same cold rotation.
+// bf16 X [m][K] and a workspace slot (X_q [m][K], then its scales: row-major for the two launches here,
+// with room for what blockfp8_gemm_bf16a asks, checked against blockfp8_gemm_bf16a_workspace_size), the
+// same cold rotation.
 //   blockfp8_quant_gemm: blockfp8_quantize_1x128 into the slot, then blockfp8_gemm (two launches);
 //   blockfp8_bf16a:      blockfp8_gemm_bf16a with the slot as its workspace (one launch where it can).
 // Checked: each against the SIMT kernel run on X_q as blockfp8_quantize_1x128 makes it (copy 0), and

@@ -272,17 +272,17 @@ bool tiled_wins(int64_t m, int64_t n, int64_t k, const DeviceInfo& dev) {
   // 19.8 vs 25.3); at M = 64 tiled from 72 tiles (9216x7168 36.3 vs 31.2, 12288x7168 37.4 vs 31.4,
   // 16384x512 11.0 vs 7.4, 24576x1536 25.1 vs 16.0), decode at 56 (7168x16384 47.1 vs 54.6,
   // 7168x2048 9.0 vs 10.7) and 36 (4608x7168 19.6 vs 25.6).
-  const int64_t weight_tiles = (n + 127) / 128;
+  const int64_t weight_tiles = (n + 127) / 128, kb = k / 128;
   if (m > kSwapabMaxPipelinedTokenTile) {
     if (weight_tiles * 11 >= int64_t(dev.sm_count) * 3) return true;
+    // Short K from 24 tiles, forced against the decode picks (s25 call 9, three shuffled rounds, tiled /
+    // decode at M = 72-128): 4096x512 0.78-0.81, 3072x1536 0.92-0.94.
+    if (weight_tiles >= kTiledMidShortKMinWeightTiles && kb <= kTiledMidShortKMaxKBlocks) return true;
     // Narrower long-K weights from 12 tiles, where the tiled kernel splits K over a cluster (up to 8
     // CTAs): above 64 tokens the decode kernel runs its 128-token tile and re-reads every token k-block
     // per 64 weight rows, the tiled kernel per 96-192. Forced (s13 calls 1-2, cold us at M = 96-128,
     // decode vs best split): 2112x7168 15.7 vs 13.0-13.2, 3072x7168 19.8 vs 16.6-16.7, 4096x7168 20.2-20.5
     // vs 17.4-17.8, 1536x7168 11.9 vs 11.5-11.7; 576x7168 (5 tiles) 8.6 vs 9.1: decode.
-    // Short K from 24 tiles, forced against the decode picks (s25 call 9, three shuffled rounds, tiled /
-    // decode at M = 72-128): 4096x512 0.78-0.81, 3072x1536 0.92-0.94.
-    if (weight_tiles >= kTiledMidShortKMinWeightTiles && k / 128 <= kTiledMidShortKMaxKBlocks) return true;
     return weight_tiles >= kTiledSplitMinWeightTiles && k >= kTiledSplitMinK &&
            choose_tiled_config(m, n, k, dev).split_k > 1;
   }
@@ -291,7 +291,7 @@ bool tiled_wins(int64_t m, int64_t n, int64_t k, const DeviceInfo& dev) {
   // 7168x1024 0.96-0.98; 6144x1536 0.99-1.01, 7168x2048-2304 1.03-1.07, 3072x1536 1.20.
   if (m > 32)
     return weight_tiles * 2 > dev.sm_count ||
-           (weight_tiles >= kTiledShortKMinWeightTiles && k / 128 <= kTiledShortKMaxKBlocks);
+           (weight_tiles >= kTiledShortKMinWeightTiles && kb <= kTiledShortKMaxKBlocks);
   // 5-32 tokens: wide weights with short K (kTiledFewTokensMaxKBlocks). Forced against the decode picks
   // in three shuffled rounds (s25 call 3, tiled / decode at M = 8, 16, 32): 20480x1536 0.93, 0.75, 0.69;
   // 24576x1536 0.93, 0.80, 0.76; 32768x512 0.87, 0.84, 0.76; 32768x1024 0.88, 0.85, 0.78; 24576x3072
@@ -299,8 +299,7 @@ bool tiled_wins(int64_t m, int64_t n, int64_t k, const DeviceInfo& dev) {
   // 36864x7168 1.06-1.20), where the weight has at most as many tiles as SMs (16384x512 1.06-1.22,
   // 12288x1536 1.03-1.12) and at M = 4 (0.97-1.02) but for the shortest K: 32768x512 0.88-0.90 at
   // M = 1-4 (s25 call 9).
-  return weight_tiles > dev.sm_count &&
-         k / 128 <= (m > 4 ? kTiledFewTokensMaxKBlocks : kTiledFewestTokensMaxKBlocks);
+  return weight_tiles > dev.sm_count && kb <= (m > 4 ? kTiledFewTokensMaxKBlocks : kTiledFewestTokensMaxKBlocks);
 }
 
 double swapab_cost_ns(int64_t m, int64_t n, int64_t k, int token_tile, int weight_rows, int split_k,

@@ -1,5 +1,5 @@
-"""The comparison table of tools/env_ab.sh and tools/binary_ab.sh: the dispatcher's blockfp8 backend
-point by point, two runs of each side, interleaved on one machine.
+"""The comparison table of tools/env_ab.sh and tools/binary_ab.sh: the dispatcher's blockfp8 backend (or
+AB_BACKEND's) point by point, two runs of each side, interleaved on one machine.
 
 Usage: python3 tools/ab_table.py A_LABEL B_LABEL A1.jsonl A2.jsonl B1.jsonl B2.jsonl
 AB_BACKEND=NAME compares that backend instead (e.g. blockfp8_bf16a, blockfp8_quant_gemm).
