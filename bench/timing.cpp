@@ -30,9 +30,9 @@ struct Events {
 
 double g_settle_ms = 0, g_settle_min_call_us = 0;
 
-// Replays `exec` untimed for about g_settle_ms when its calls are long enough to matter, sizing the
-// number of replays from one timed replay.
-void settle(cudaGraphExec_t exec, size_t calls, cudaStream_t stream) {
+// Replays `exec` untimed for about g_settle_ms when its calls are long enough to matter (or always),
+// sizing the number of replays from one timed replay.
+void settle(cudaGraphExec_t exec, size_t calls, cudaStream_t stream, bool always) {
   if (g_settle_ms <= 0) return;
   Events probe(2);
   BENCH_CUDA(cudaEventRecord(probe.ev[0], stream));
@@ -41,7 +41,7 @@ void settle(cudaGraphExec_t exec, size_t calls, cudaStream_t stream) {
   BENCH_CUDA(cudaStreamSynchronize(stream));
   float ms = 0;
   BENCH_CUDA(cudaEventElapsedTime(&ms, probe.ev[0], probe.ev[1]));
-  if (1000.0 * ms / double(calls) < g_settle_min_call_us) return;
+  if (!always && 1000.0 * ms / double(calls) < g_settle_min_call_us) return;
   const int n = int(std::clamp(std::ceil(g_settle_ms / std::max(ms, 1e-3f)), 1.0, 100000.0));
   for (int i = 0; i < n; ++i) BENCH_CUDA(cudaGraphLaunch(exec, stream));
 }
@@ -56,7 +56,8 @@ double median(std::vector<double> v) {
 
 void set_settle(double settle_ms, double min_call_us) { g_settle_ms = settle_ms, g_settle_min_call_us = min_call_us; }
 
-ReplayStats time_graph(const Enqueue& enqueue, const std::vector<int>& copies, int replays, cudaStream_t stream) {
+ReplayStats time_graph(const Enqueue& enqueue, const std::vector<int>& copies, int replays, cudaStream_t stream,
+                       bool settle_always) {
   if (copies.empty() || replays < 1) throw CudaError("time_graph: nothing to time");
   Graph g;
   // Relaxed: a library may legitimately make a first-use call (e.g. a function attribute) while captured.
@@ -75,7 +76,7 @@ ReplayStats time_graph(const Enqueue& enqueue, const std::vector<int>& copies, i
   BENCH_CUDA(cudaGraphUpload(g.exec, stream));
 
   BENCH_CUDA(cudaGraphLaunch(g.exec, stream));  // warm-up: first-touch costs stay out of the numbers
-  settle(g.exec, copies.size(), stream);
+  settle(g.exec, copies.size(), stream, settle_always);
   Events events(2 * size_t(replays));
   for (int r = 0; r < replays; ++r) {
     BENCH_CUDA(cudaEventRecord(events.ev[2 * r], stream));

@@ -21,8 +21,9 @@ struct ReplayStats {
 // Captures enqueue(copies[0]), enqueue(copies[1]), ... into one graph; replays it once untimed and
 // then `replays` times back to back, each bracketed by events. Per-call time = replay time / calls.
 // With settling on (set_settle), graphs whose calls take at least min_call_us are first replayed
-// untimed for settle_ms.
-ReplayStats time_graph(const Enqueue& enqueue, const std::vector<int>& copies, int replays, cudaStream_t stream);
+// untimed for settle_ms; with settle_always, whatever their calls take.
+ReplayStats time_graph(const Enqueue& enqueue, const std::vector<int>& copies, int replays, cudaStream_t stream,
+                       bool settle_always = false);
 
 // Bench-wide (set once from the options): replay a graph for settle_ms before timing it, when one of
 // its calls takes at least min_call_us. Why: under tensor-core load the H200 runs at its power limit,

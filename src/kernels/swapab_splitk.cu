@@ -286,11 +286,17 @@ struct ConsumerLoop {
                      kAlternate<TN, W> ? swapab_alternate_wait_parity(st.pos.lap, stages) : st.pos.phase());
     }
     BLOCKFP8_MARK(12, st.q == 0 && mid_stage(st));  // it landed
-    const uint8_t* stage = smem + st.pos.slot * S::bytes(kblocks, rows);
+    // The stage's place, read from lane 0: the same in every lane, which ptxas cannot prove of the ring
+    // position. From it the two descriptors go to uniform registers once (two R2UR) and step by k32 with
+    // UIADD3; from the lanes' own copies ptxas rebuilt both in ordinary registers and moved them with four
+    // R2UR before each of the four wgmmas of a k-block (s26: cuobjdump of the 32-token instance). With
+    // the tiled kernel's same change, 0.98-0.995x at M = 16-128 (s26 call 2).
+    const int slot = __shfl_sync(0xffffffffu, st.pos.slot, 0), q = __shfl_sync(0xffffffffu, st.q, 0);
+    const uint8_t* stage = smem + slot * S::bytes(kblocks, rows);
     // A split half starts 64 rows in: a whole number of 1024-byte swizzle atoms.
-    const uint8_t* tile = kFused ? resident + st.i * TN * kKBlockBytes : stage + S::tokens(st.q);
+    const uint8_t* tile = kFused ? resident + __shfl_sync(0xffffffffu, st.i, 0) * TN * kKBlockBytes : stage + S::tokens(q);
     const uint8_t* tokens = tile + tok0 * kKBlockBytes;
-    const uint8_t* weight = stage + S::weight(kblocks, st.q, rows);
+    const uint8_t* weight = stage + S::weight(kblocks, q, rows);
     const uint64_t desc_w = ptx::wgmma_desc_k128_sw128(weight);  // weight rows: wgmma A (kTokensOnM: B)
     const uint64_t desc_t = ptx::wgmma_desc_k128_sw128(tokens);  // tokens: wgmma B (kTokensOnM: A)
     if (kDiagNoWgmma) return;
@@ -1073,7 +1079,10 @@ __global__ void __launch_bounds__(kCtaThreads<W>, 1) __maxnreg__((kMaxRegs<TN, W
         tile_loop.mid_kb = swapab_mid_stage((kb_count + p.kblocks - 1) / p.kblocks, kSplitTokens<TN, W> ? 1 : W) * p.kblocks;
 #endif
       BLOCKFP8_MARK(3, tid == 0 && j == 0);  // scales in shared memory
-      tile_loop.run(tid / 128, tile_start, acc, kStraddle ? 128 - o.n0 % 128 : kSwapabRowsPerTile);
+      // The warpgroup read from lane 0, so that ptxas knows it is warp-uniform (fewer R2UR in the owner's-sum
+      // instances; see issue()).
+      tile_loop.run(__shfl_sync(0xffffffffu, tid / 128, 0), tile_start, acc,
+                    kStraddle ? 128 - o.n0 % 128 : kSwapabRowsPerTile);
       BLOCKFP8_MARK(4, tid == 0 && j == 0);  // warpgroup 0's math done
       if constexpr (kOwner) {  // one tile: this is the last
         // Each warpgroup's last stage (w, w + 2, ...): its slot is free once its own wgmma are done.

@@ -576,7 +576,13 @@ template <int BN, bool kSplit>
 __device__ __forceinline__ void consume(const CUtensorMap* map_c, const Params& p, uint8_t* smem, uint8_t* out,
                                         const float* scales, uint64_t* full, uint64_t* empty) {
   using L = Layout<BN>;
-  const int wg = threadIdx.x / 128;
+  // Read from lane 0, so that ptxas knows it is the same in every lane: the A descriptor and the ring
+  // position then live in uniform registers, where wgmma reads them. From threadIdx.x / 128 directly,
+  // ptxas kept the descriptor in ordinary registers and moved it with R2UR, NOPs covering their latency,
+  // before each of the four wgmmas of a k-block, on the path from the issue turn to the tensor core
+  // (s26 call 1: ncu put a fifth of the loop's warp samples on R2UR, NOP and UMOV). Slope 852 -> 778
+  // cycles a k-block at 128 rows, 1042 -> 945 at 192; 0.93-0.99x at M = 256-4096 (s26 call 2).
+  const int wg = __shfl_sync(0xffffffffu, int(threadIdx.x / 128), 0);
   const int tid_wg = threadIdx.x % 128;
   const int lane = threadIdx.x % 32;
   const int row = 64 * wg + 16 * (tid_wg / 32) + lane / 4;
