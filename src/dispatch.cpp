@@ -289,9 +289,18 @@ bool tiled_wins(int64_t m, int64_t n, int64_t k, const DeviceInfo& dev) {
   // 33-64 tokens, short K: forced against the decode picks (s25 call 4, three shuffled rounds, tiled /
   // decode at M = 33-64): 7168x256 0.81, 7168x512 0.88-0.90, 8192x512 0.89-0.90, 4096x512 0.91-0.92,
   // 7168x1024 0.96-0.98; 6144x1536 0.99-1.01, 7168x2048-2304 1.03-1.07, 3072x1536 1.20.
-  if (m > 32)
-    return weight_tiles * 2 > dev.sm_count ||
-           (weight_tiles >= kTiledShortKMinWeightTiles && kb <= kTiledShortKMaxKBlocks);
+  // And where the decode pick takes more than one round of clusters while the tiled kernel splits K
+  // over one (s26 calls 3-4, three shuffled rounds, tiled split / decode): 4608x7168 0.83-0.85 at
+  // M = 33-64 (72 tiles of 64 rows at split 3: 132 CTAs, then 84). One round of decode tiles lost to
+  // the split there: 4096x7168 1.25, 3072x7168 1.10, 6144x7168 and 7168x16384 1.04.
+  if (m > 32) {
+    if (weight_tiles * 2 > dev.sm_count || (weight_tiles >= kTiledShortKMinWeightTiles && kb <= kTiledShortKMaxKBlocks))
+      return true;
+    const blockfp8_config_t d = choose_swapab_config(m, n, k, dev);
+    const int64_t capacity = round_capacity(m, n, kb, d.token_tile, d.weight_rows, d.split_k, dev, d.stages);
+    return capacity > 0 && decode_tiles(m, n, d.token_tile, d.weight_rows) > capacity &&
+           choose_tiled_config(m, n, k, dev).split_k > 1;
+  }
   // 5-32 tokens: wide weights with short K (kTiledFewTokensMaxKBlocks). Forced against the decode picks
   // in three shuffled rounds (s25 call 3, tiled / decode at M = 8, 16, 32): 20480x1536 0.93, 0.75, 0.69;
   // 24576x1536 0.93, 0.80, 0.76; 32768x512 0.87, 0.84, 0.76; 32768x1024 0.88, 0.85, 0.78; 24576x3072
@@ -299,6 +308,9 @@ bool tiled_wins(int64_t m, int64_t n, int64_t k, const DeviceInfo& dev) {
   // 36864x7168 1.06-1.20), where the weight has at most as many tiles as SMs (16384x512 1.06-1.22,
   // 12288x1536 1.03-1.12) and at M = 4 (0.97-1.02) but for the shortest K: 32768x512 0.88-0.90 at
   // M = 1-4 (s25 call 9).
+  // From 17 tokens also the shortest K from 32 tiles (s26 call 1, three shuffled rounds, tiled / decode):
+  // 7168x256 0.92-0.94 at M = 17, 24, 32; at 4 k-blocks 8192x512 was even at M = 32 (s25).
+  if (m > 16 && weight_tiles >= kTiledShortKMinWeightTiles && kb <= kTiledShortestKMaxKBlocks) return true;
   return weight_tiles > dev.sm_count && kb <= (m > 4 ? kTiledFewTokensMaxKBlocks : kTiledFewestTokensMaxKBlocks);
 }
 

@@ -266,15 +266,17 @@ constexpr int64_t kTiledSplitMinK = 4096;
 // tiles and loads no token rows past M. Where the tiled kernel takes the call, by token count (forced
 // and interleaved, s25 calls 3-5, 9-10):
 //   1-4 tokens     more 128-row weight tiles than SMs, K <= kTiledFewestTokensMaxKBlocks k-blocks
-//   5-32 tokens    more tiles than SMs, K <= kTiledFewTokensMaxKBlocks
+//   5-32 tokens    more tiles than SMs, K <= kTiledFewTokensMaxKBlocks; and from 17 tokens
+//                  kTiledShortKMinWeightTiles+ tiles, K <= kTiledShortestKMaxKBlocks (s26 call 1)
 //   33-64 tokens   kTiledShortKMinWeightTiles+ tiles, K <= kTiledShortKMaxKBlocks (and any K from
-//                  half the SMs' worth of tiles)
+//                  half the SMs' worth of tiles, and where the decode pick takes two rounds; s26)
 //   65-128 tokens  kTiledMidShortKMinWeightTiles+ tiles, K <= kTiledMidShortKMaxKBlocks (and the wide
 //                  and split-K rules above)
 constexpr int64_t kTiledFewestTokensMaxKBlocks = 4;
 constexpr int64_t kTiledFewTokensMaxKBlocks = 24;
 constexpr int64_t kTiledShortKMinWeightTiles = 32;
 constexpr int64_t kTiledShortKMaxKBlocks = 8;
+constexpr int64_t kTiledShortestKMaxKBlocks = 2;
 constexpr int64_t kTiledMidShortKMinWeightTiles = 24;
 constexpr int64_t kTiledMidShortKMaxKBlocks = 12;
 

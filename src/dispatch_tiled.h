@@ -98,8 +98,10 @@ static_assert(tiled_scale_blocks(176) == 3 && tiled_scale_blocks(192) == 2 && ti
 // one tile; every cluster of the grid must be resident at once, and the ring must hold the tile's
 // fp32 partial ([128][weight_rows + kTiledPartialPad]) once the mainloop is done.
 constexpr int kTiledMaxSplitK = 8;
-// The dispatcher splits K only above this many tokens (a forced split runs at any M).
-constexpr int kTiledSplitMinTokens = 64;
+// The dispatcher splits K only above this many tokens (a forced split runs at any M). From 33 tokens since
+// the loop's descriptors moved to uniform registers (s26 calls 3-4, three shuffled rounds, split / the
+// unsplit pick at M = 33-64): 9216x7168 0.91-0.95, 12288x7168 0.94-1.00; 4608x7168 0.83 against decode.
+constexpr int kTiledSplitMinTokens = 32;
 constexpr int kTiledPartialPad = 4;
 int tiled_partial_bytes(int weight_rows);
 bool tiled_split_fits(int64_t m, int64_t n, int64_t k, int weight_rows, int split, int stages, const DeviceInfo& dev);

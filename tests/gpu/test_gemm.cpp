@@ -373,7 +373,9 @@ TEST_F(GemmTest, DispatcherShapes) {
              with(255, 2112, 7168, l), with(1024, 2112, 7168, l), with(4096, 7168, 7168, l),
              with(100, 2112, 7168, l),  // two 64-token tiles, the second moved back inside M
              // the tiled kernel at a few tokens on short, very wide weights, and at 33-64 on short K
-             with(5, 32768, 512, l), with(24, 24576, 1536, l), with(40, 8192, 512, l)},
+             with(5, 32768, 512, l), with(24, 24576, 1536, l), with(40, 8192, 512, l),
+             // the tiled kernel's split-K plans at 33-64 tokens (one token tile, rows past M never loaded)
+             with(40, 4608, 7168, l), with(57, 9216, 7168, l)},
             {auto_variant()});
 }
 

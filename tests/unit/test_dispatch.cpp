@@ -472,8 +472,16 @@ TEST(Dispatch, TiledTakesWideWeightsAtMidM) {
   EXPECT_EQ(choose_config(128, 576, 7168, d).kernel, BLOCKFP8_KERNEL_SWAPAB_SPLITK);
   EXPECT_EQ(choose_config(128, 2048, 1536, d).kernel, BLOCKFP8_KERNEL_SWAPAB_SPLITK);  // (3072x1536: below)
   EXPECT_EQ(choose_config(64, 2112, 7168, d).kernel, BLOCKFP8_KERNEL_SWAPAB_SPLITK);
-  EXPECT_EQ(choose_config(64, 4608, 7168, d).kernel, BLOCKFP8_KERNEL_SWAPAB_SPLITK);
+  EXPECT_EQ(choose_config(64, 4096, 7168, d).kernel, BLOCKFP8_KERNEL_SWAPAB_SPLITK);
+  EXPECT_EQ(choose_config(64, 6144, 7168, d).kernel, BLOCKFP8_KERNEL_SWAPAB_SPLITK);
   EXPECT_EQ(choose_config(64, 7168, 16384, d).kernel, BLOCKFP8_KERNEL_SWAPAB_SPLITK);
+  // ... but where the decode pick needs two rounds of clusters (4608x7168: 72 tiles of 64 rows at split
+  // 3) and the tiled kernel splits K over one, the split tiled plan (s26 calls 3-4: 0.83-0.85x).
+  for (int64_t m : {33, 48, 64}) {
+    const blockfp8_config_t c = choose_config(m, 4608, 7168, d);
+    EXPECT_EQ(c.kernel, BLOCKFP8_KERNEL_TILED) << m;
+    EXPECT_GT(c.split_k, 1) << m;
+  }
   EXPECT_EQ(choose_config(64, 7168, 2048, d).kernel, BLOCKFP8_KERNEL_SWAPAB_SPLITK);  // 56 tiles, 16 k-blocks
   EXPECT_EQ(choose_config(64, 6144, 1536, d).kernel, BLOCKFP8_KERNEL_SWAPAB_SPLITK);  // 48 tiles, 12 k-blocks
   // Short K (at most 8 k-blocks) from 32 tiles: the tiled kernel at 33-64 tokens (s25 call 4).
@@ -520,6 +528,10 @@ TEST(Dispatch, TiledTakesShortWideWeightsFromFiveTokens) {
   DeviceInfo more = d;
   more.sm_count = 200;  // the tile count is against the device's SMs
   EXPECT_NE(choose_config(16, 24576, 1536, more).kernel, BLOCKFP8_KERNEL_TILED);
+  // From 17 tokens the shortest K (2 k-blocks) from 32 tiles too (s26 call 1: 7168x256 0.92-0.94x).
+  for (int64_t m : {17, 24, 32}) EXPECT_EQ(choose_config(m, 7168, 256, d).kernel, BLOCKFP8_KERNEL_TILED) << m;
+  EXPECT_NE(choose_config(16, 7168, 256, d).kernel, BLOCKFP8_KERNEL_TILED);
+  EXPECT_NE(choose_config(24, 7168, 512, d).kernel, BLOCKFP8_KERNEL_TILED);
 }
 
 // 2112 rows = 33 tiles of 64; two 64-token tiles at split 2 are 132 CTAs, one round on 132 SMs

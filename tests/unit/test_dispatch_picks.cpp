@@ -1,5 +1,6 @@
 // The dispatcher's pick at every point of the benchmark's DeepSeek set (TP 1, 2, 4, 8; the benchmark's
-// M list), on an H200 as DeviceInfo's defaults describe it, against the table in dispatch_picks.txt.
+// M list, and 24, 33, 40, 48, 56 and 96, where the decode and tiled kernels take turns), on an H200 as
+// DeviceInfo's defaults describe it, against the table in dispatch_picks.txt.
 // A change of the dispatcher then shows as a diff of that table, point by point, which the change's
 // measurements must cover. (When written, at 9a37d8d, it equalled the configurations the benchmark run
 // on the device recorded in bench/results/latest.jsonl at all 434 points: the defaults are the H200's.) Regenerate it with BLOCKFP8_UPDATE_PICKS=1 ./blockfp8_api_tests
@@ -22,7 +23,7 @@ namespace {
 
 using Point = std::tuple<int64_t, int64_t, int64_t>;  // N, K, M
 
-constexpr int64_t kMs[] = {1, 2, 4, 8, 16, 32, 64, 128, 256, 512, 1024, 2048, 4096, 8192};
+constexpr int64_t kMs[] = {1, 2, 4, 8, 16, 24, 32, 33, 40, 48, 56, 64, 96, 128, 256, 512, 1024, 2048, 4096, 8192};
 
 // What blockfp8_gemm would run: the dispatcher's choice where it passes check_config, else SIMT.
 std::map<Point, std::string> picks() {

@@ -303,10 +303,14 @@ TEST(DispatchTiled, SplitKRules) {
     EXPECT_GT(choose_tiled_config(m, 7168, 16384, d).split_k, 1) << m;
     EXPECT_EQ(choose_tiled_config(m, 7168, 2048, d).split_k, 1) << m;
   }
-  EXPECT_EQ(choose_tiled_config(64, 7168, 16384, d).split_k, 1);
+  // The tiled chooser splits from kTiledSplitMinTokens + 1 = 33 tokens (s26), not at 32 or fewer.
+  EXPECT_GT(choose_tiled_config(64, 7168, 16384, d).split_k, 1);
+  EXPECT_GT(choose_tiled_config(33, 9216, 7168, d).split_k, 1);
+  EXPECT_EQ(choose_tiled_config(32, 7168, 16384, d).split_k, 1);
+  EXPECT_EQ(choose_tiled_config(32, 9216, 7168, d).split_k, 1);
   // Every split the dispatcher picks is one check_tiled_config accepts.
-  for (int64_t m : {65, 96, 128, 256, 384, 512, 1024})
-    for (int64_t n : {576, 1536, 2112, 3072, 4096, 4608, 7168})
+  for (int64_t m : {33, 48, 64, 65, 96, 128, 256, 384, 512, 1024})
+    for (int64_t n : {576, 1536, 2112, 3072, 4096, 4608, 7168, 9216})
       for (int64_t k : {512, 1536, 7168, 16384}) {
         blockfp8_config_t p = choose_tiled_config(m, n, k, d);
         const int s = p.split_k;
