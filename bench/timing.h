@@ -26,11 +26,20 @@ ReplayStats time_graph(const Enqueue& enqueue, const std::vector<int>& copies, i
                        bool settle_always = false);
 
 // Bench-wide (set once from the options): replay a graph for settle_ms before timing it, when one of
-// its calls takes at least min_call_us. Why: under tensor-core load the H200 runs at its power limit,
+// its calls takes at least min_call_us, or when an earlier graph of the same point did (begin_point). Why: under tensor-core load the H200 runs at its power limit,
 // and the clock a kernel gets depends on what ran just before. One tiled configuration took 139 us
 // and then 158 us when timed twice back to back, and 163 us after another M (s9 call 9). Settling
 // on the graph's own load first makes every configuration start from its own steady state.
 void set_settle(double settle_ms, double min_call_us);
+
+// Settling is decided per point (shape and M), so that the backends of one point are timed in the same
+// state: once one graph of the point settles, every later one settles too. Without that, a backend whose
+// call crosses min_call_us was timed at the power-capped clock and a faster one beside it at the boost
+// clock: at 7168x4352 M = 256, 22.4 us settled against cuBLASLt's 16.7 unsettled, where 7168x4096 read 18.2
+// unsettled (s26 call 7). begin_point starts a point; point_settled says whether one of its graphs has
+// settled (a backend timed before that can then be timed again).
+void begin_point();
+bool point_settled();
 
 // The median of a non-empty sample (the mean of the middle two when even).
 double median(std::vector<double> v);
