@@ -54,7 +54,11 @@ Timing
                      untimed for MS ms (default 100; 0: off): under tensor-core load the GPU runs at its
                      power limit, and a graph timed right after a light phase (the reference check)
                      runs at the clock it had there; settled, each backend is timed at its own steady
-                     state (unsettled, cuBLASLt, timed first, read a median 14 % faster at M >= 1024)
+                     state (unsettled, cuBLASLt, timed first, read a median 14 % faster at M >= 1024).
+                     Decided per point: once one graph of an (N, K, M) point settles, the later ones
+                     do too, and cuBLASLt, timed first, is timed again settled where blockfp8's
+                     graphs settled and its own had not; rows say "settled". The floor's first
+                     candidate always settles.
   --l2-factor F      cold copies cycle at least F x the L2 size (default 3)
   --max-copies N     cap on operand copies (default 512)
 

@@ -7,6 +7,9 @@ replayed --replays times; a figure is the median replay time over the number of 
 calls take --settle-min-us or more is first replayed untimed for --settle-ms (default 100): under
 tensor-core load the GPU runs at its power limit, and each backend is timed in its own steady state,
 not on the headroom of whatever ran before it (bench/results/2026-11-30-fifteenth-session-h200.md).
+The decision is per point: once one graph of an (N, K, M) point settles, every later one does, and the
+backends timed before it are timed again, settled, so that a point's backends share one state
+(bench/results/2026-12-01-twenty-sixth-session-h200.md).
 Hot is the same graph over copy 0. The floor is a Triton streaming-read kernel over exactly the N*K weight
 bytes (python/blockfp8/_floor_triton.py; torch reductions where triton does not import), timed the
 same cold way; the C++ bench's floor kernel (bench/floor.cu) stays the reference.
@@ -40,8 +43,8 @@ CHECK_ROWS = 64      # rows of C checked against the float64 reference
 REL_TOL = 2e-2       # a variant whose rel_err exceeds this is refused (bf16 output rounding is ~4e-3)
 JSON_KEYS = ["backend", "config", "shape", "N", "K", "M", "cold_us", "hot_us", "rel_err", "max_abs_err",
              "written", "tflops", "gbps", "bytes", "flops", "floor_us", "copies", "hot_calls", "replays",
-             "settle_ms", "error", "note", "commit", "gpu", "date", "sm_count", "l2_bytes", "torch_version",
-             "blockfp8_version", "source"]
+             "settle_ms", "settled", "error", "note", "commit", "gpu", "date", "sm_count", "l2_bytes",
+             "torch_version", "blockfp8_version", "source"]
 
 
 # ---------------------------------------------------------------------------------------------
@@ -144,10 +147,11 @@ def hot_calls(cold_us, target_us=2000.0):
     return int(min(max(math.ceil(target_us / cold_us), 4), 256)) if cold_us and cold_us > 0 else 256
 
 
-def settle_replays(replay_ms, calls, settle_ms, settle_min_us):
+def settle_replays(replay_ms, calls, settle_ms, settle_min_us, force=False):
     """Untimed replays before timing a graph of `calls` calls whose one replay took replay_ms: enough
-    for settle_ms, when a call takes settle_min_us or more (timing.cpp's settle); else none."""
-    if settle_ms <= 0 or calls <= 0 or 1000.0 * replay_ms / calls < settle_min_us:
+    for settle_ms, when a call takes settle_min_us or more or `force` (an earlier graph of the same
+    point settled: timing.cpp's begin_point); else none."""
+    if settle_ms <= 0 or calls <= 0 or (not force and 1000.0 * replay_ms / calls < settle_min_us):
         return 0
     return int(min(max(math.ceil(settle_ms / max(replay_ms, 1e-3)), 1), 100000))
 
@@ -372,6 +376,9 @@ class Runner:
             pass
         self.gen = torch.Generator(device=self.dev).manual_seed(1)
         self._floor_forms = None
+        # Settling is decided per point, as in the C++ bench (timing.h, begin_point): once one graph of
+        # the point settles, every later one does, and backends timed before that are timed again.
+        self.point_settled = False
 
     def _fp8(self, *shape):
         t = self.torch
@@ -394,8 +401,10 @@ class Runner:
             g.replay()
             probe[1].record()
             t.cuda.synchronize()
-            for _ in range(settle_replays(probe[0].elapsed_time(probe[1]), len(calls), self.args.settle_ms,
-                                          self.args.settle_min_us)):
+            n = settle_replays(probe[0].elapsed_time(probe[1]), len(calls), self.args.settle_ms,
+                               self.args.settle_min_us, force=self.point_settled)
+            self.point_settled = self.point_settled or n > 0
+            for _ in range(n):
                 g.replay()
         ev = [(t.cuda.Event(enable_timing=True), t.cuda.Event(enable_timing=True)) for _ in range(self.args.replays)]
         for s, e in ev:
@@ -516,6 +525,8 @@ class Runner:
             a0, s0 = ops[0][0][idx].double(), ops[0][1][idx].double().repeat_interleave(128, 1)
             ref = (a0 * s0) @ b_deq.t()
             print(f"  M={m} ({c} copies)", file=sys.stderr)
+            self.point_settled = False
+            point_rows = []
             for be in backends:
                 row = dict(base, backend=be, M=m, copies=c, replays=a.replays, floor_us=floor_us,
                            bytes=call_bytes(m, n, k), flops=2.0 * m * n * k)
@@ -530,6 +541,17 @@ class Runner:
                         row["config"] = blockfp8.config_name(blockfp8.plan(m, n, k))
                     except Exception:  # noqa: BLE001
                         pass
+                point_rows.append((row, self.point_settled))
+            for row, settled in point_rows:
+                calls = row.pop("_calls", None)
+                if self.point_settled and not settled and calls and "error" not in row:
+                    try:   # timed before the point settled: again, settled
+                        row["cold_us"], row["hot_us"], row["hot_calls"] = self.cold_hot(calls)
+                        row["note"] = "; ".join(filter(None, [row.get("note"), "timed again, settled with the point"]))
+                    except Exception as e:  # noqa: BLE001
+                        row["error"] = f"{type(e).__name__}: {str(e).splitlines()[0] if str(e) else ''}"[:200]
+                        t.cuda.synchronize()
+                row["settled"] = int(self.point_settled)
                 yield row
             del ops
 
@@ -559,7 +581,8 @@ class Runner:
 
     def point(self, be, ops, idx, ref):
         calls, row = self.pick(be, ops, idx, ref)
-        row["cold_us"], row["hot_us"], row["hot_calls"] = self.cold_hot([c for _, c in calls])
+        row["_calls"] = [c for _, c in calls]   # kept until the point is done (it may be timed again)
+        row["cold_us"], row["hot_us"], row["hot_calls"] = self.cold_hot(row["_calls"])
         return row
 
     def probe(self, be, m=16, n=256, k=256):

@@ -269,4 +269,8 @@ def test_settle_replays():
     assert bench.settle_replays(0.5, 0, 100.0, 20.0) == 0
     # A replay longer than the settling time still settles once; a tiny one is capped.
     assert bench.settle_replays(500.0, 1, 100.0, 20.0) == 1
+    # Once a graph of the point settled, the point's later graphs settle whatever their calls take
+    # (timing.cpp's begin_point); settle_ms = 0 still turns settling off.
+    assert bench.settle_replays(0.05, 10, 100.0, 20.0, force=True) == 2000
+    assert bench.settle_replays(0.05, 10, 0.0, 20.0, force=True) == 0
     assert bench.settle_replays(1e-9, 1, 100.0, 0.0) == 100000
