@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Whether a change moved a kernel's machine code, without cuobjdump (this build machine has none):
+# Whether a change moved a kernel's machine code, without cuobjdump (tools/sass_by_function.sh uses one, and
+# finds the one Triton's wheel ships on this build machine):
 # compile one kernel source to an sm_90a cubin (the library's flags, less -lineinfo, whose line
 # table shifts with every edit) and print one line per kernel function: its .text section's name and
 # a hash of its bytes. Diff two runs to see which functions changed.

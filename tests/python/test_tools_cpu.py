@@ -1,4 +1,4 @@
-"""CPU tests of the device-side analysis tools: tools/tiled_slope_table.py's k-block slope, tools/dispatch_inversions.py."""
+"""CPU tests of the device-side analysis tools: tools/tiled_slope_table.py's k-block slope, tools/dispatch_inversions.py, tools/sass_wgmma_issue.py."""
 import gzip
 import importlib.util
 import json
@@ -61,3 +61,36 @@ def test_inversions_name_the_smaller_m_and_its_best_larger_m(tmp_path, capsys):
     assert "| 4096x512 | 256 | 5.40 | tiled_c | 512 | 5.00 | tiled_d |" in out
     assert "| 4096x512 | 64 |" not in out
     assert "2112x7168" not in out
+
+
+_SASS = """
+        code for sm_90a
+                Function : _Z6beforev
+        /*0000*/                   IADD3 R4, P0, R2, 0x2, RZ ;                       /* 0x0 */
+        /*0010*/                   R2UR UR16, R4 ;                                   /* 0x0 */
+        /*0020*/                   R2UR UR17, R5 ;                                   /* 0x0 */
+        /*0030*/                   WARPGROUP.ARRIVE ;                                /* 0x0 */
+        /*0040*/                   QGMMA.64x128x32.F32.E4M3.E4M3 R24, gdesc[UR16], RZ, !UPT ; /* 0x0 */
+        /*0050*/                   NOP ;                                             /* 0x0 */
+        /*0060*/                   R2UR UR20, R6 ;                                   /* 0x0 */
+        /*0070*/                   QGMMA.64x128x32.F32.E4M3.E4M3 R24, gdesc[UR20], R24 ; /* 0x0 */
+                Function : _Z5afterv
+        /*0000*/                   UIADD3.64 UR28, UR8, 0x2, URZ ;                   /* 0x0 */
+        /*0010*/                   WARPGROUP.ARRIVE ;                                /* 0x0 */
+        /*0020*/                   QGMMA.64x128x32.F32.E4M3.E4M3 R24, gdesc[UR8], RZ, !UPT ; /* 0x0 */
+        /*0030*/                   QGMMA.64x128x32.F32.E4M3.E4M3 R24, gdesc[UR28], R24 ; /* 0x0 */
+"""
+
+
+def test_sass_wgmma_issue_counts_what_precedes_each_wgmma(tmp_path, capsys):
+    tool = _tool("sass_wgmma_issue")
+    funcs = tool.functions(_SASS)
+    assert list(funcs) == ["_Z6beforev", "_Z5afterv"]
+    # before: three R2UR and one NOP among the instructions before its two wgmmas; after: none.
+    assert tool.issue_stats(funcs["_Z6beforev"]) == (8, 2, 3, 1)
+    assert tool.issue_stats(funcs["_Z5afterv"]) == (4, 2, 0, 0)
+    p = tmp_path / "dump.sass"
+    p.write_text(_SASS)
+    assert tool.main([str(p), "--match", "after"]) == 0
+    out = capsys.readouterr().out
+    assert "| after | 4 | 2 | 0 | 0 |" in out and "| before |" not in out
