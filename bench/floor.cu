@@ -209,10 +209,11 @@ FloorResult measure_floor(const std::vector<const void*>& copies, size_t bytes, 
   r.cold_us = std::numeric_limits<double>::infinity();
   std::vector<int> order(copies.size());
   for (size_t i = 0; i < copies.size(); ++i) order[i] = int(i);
-  // The first candidate settles (--settle-ms) whatever its calls take. Right after a shape's heaviest
-  // points the GPU still runs at the clock its power cap left it, and a floor timed then is no bound:
-  // 4096x7168 read 9.6-10.1 us in every whole run behind 7168x16384 at M = 8192, and 8.6 us timed alone
-  // or with 7168x4096 (the same bytes) before it, where the GEMM at M = 1 took 9.4 (s26 call 1).
+  // The first candidate settles (--settle-ms) whatever its calls take, and so does the point (timing.h):
+  // the candidates after it settle too, all in one state. Right after a shape's heaviest points the GPU
+  // still runs at the clock its power cap left it, and a floor timed then is no bound: 4096x7168 read
+  // 9.6-10.1 us in every whole run behind 7168x16384 at M = 8192, and 8.6 us timed alone or with
+  // 7168x4096 (the same bytes) before it, where the GEMM at M = 1 took 9.4 (s26 call 1).
   bool first = true;
   for (const FloorConfig& cfg : floor_candidates()) {
     auto enqueue = [&](int c, cudaStream_t s) { launch_floor(cfg, copies[c], bytes, sm_count, sink, s); };

@@ -29,6 +29,7 @@ int run_quant(Context& ctx) {
       "| M | K | scales | copies | cold µs | hot µs | cold GB/s | hot GB/s "
       "|\n|---:|---:|---|---:|---:|---:|---:|---:|\n");
   for (int64_t m : ms) {
+    begin_point();  // timing.h: the two scale variants of one M are timed in one state
     const double bytes = double(m) * K * 2 + double(m) * K + 4.0 * double(m) * kb;  // read X, write X_q + scales
     const int copies = int(std::clamp(std::ceil(l2_target / bytes), 2.0, double(max_copies)));
     const size_t x_slot = round_up(size_t(m * K) * 2, 256), q_slot = round_up(size_t(m * K), 256),

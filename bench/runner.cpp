@@ -350,6 +350,9 @@ std::vector<Row> run_shape(Context& ctx, const Shape& shape, int index, int tota
     fr.replays = o.replays;
     fr.extra = ctx.run_tag;
     try {
+      // The floor and the empty kernel are a point of their own: the floor's first candidate settles
+      // (measure_floor), and with it every later graph here.
+      begin_point();
       std::vector<const void*> srcs(w.begin(), w.end());
       const FloorResult f = measure_floor(srcs, size_t(N * K), ctx.info.sm_count, ctx.sink.get<unsigned>(),
                                           o.replays, st);
