@@ -556,16 +556,19 @@ std::vector<Row> run_shape(Context& ctx, const Shape& shape, int index, int tota
       }
     };
 
-    // A configuration (nullopt: the dispatcher's) as backend blockfp8<suffix>, and with const weights
-    // as blockfp8_constw<suffix> where that backend runs.
+    // A configuration (nullopt: the dispatcher's) with const weights, as blockfp8_constw<suffix>, where
+    // that backend runs; run_plain_and_constw: as blockfp8<suffix> too.
+    auto run_constw = [&](const std::string& suffix, const std::string& config,
+                          const std::optional<blockfp8_config_t>& forced) {
+      if (!o.const_weights || m > 128) return;
+      blockfp8_config_t constw = forced.value_or(blockfp8_config_t{});  // {}: kernel AUTO
+      constw.flags = BLOCKFP8_FLAG_CONST_WEIGHTS;
+      run_blockfp8("blockfp8_constw" + suffix, config + "+const_weights", constw);
+    };
     auto run_plain_and_constw = [&](const std::string& suffix, const std::string& config,
                                     const std::optional<blockfp8_config_t>& forced) {
       run_blockfp8("blockfp8" + suffix, config, forced);
-      if (o.const_weights && m <= 128) {
-        blockfp8_config_t constw = forced.value_or(blockfp8_config_t{});  // {}: kernel AUTO
-        constw.flags = BLOCKFP8_FLAG_CONST_WEIGHTS;
-        run_blockfp8("blockfp8_constw" + suffix, config + "+const_weights", constw);
-      }
+      run_constw(suffix, config, forced);
     };
 
     // The dispatcher's row first. Where its graphs settled and cuBLASLt's had not (its calls were under
@@ -595,11 +598,7 @@ std::vector<Row> run_shape(Context& ctx, const Shape& shape, int index, int tota
       emit(ctx, *ours);
       rows.push_back(*ours);
     }
-    if (o.const_weights && m <= 128) {
-      blockfp8_config_t constw{};  // kernel AUTO
-      constw.flags = BLOCKFP8_FLAG_CONST_WEIGHTS;
-      run_blockfp8("blockfp8_constw", plan + "+const_weights", constw);
-    }
+    run_constw("", plan, std::nullopt);
     if (o.config_rounds > 1) {
       run_config_rounds(ctx, o.configs, o.config_rounds, o.seed ^ uint64_t(m) * 0x9e3779b97f4a7c15ull,
                         [&](const blockfp8_config_t& cfg) {

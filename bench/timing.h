@@ -26,8 +26,9 @@ ReplayStats time_graph(const Enqueue& enqueue, const std::vector<int>& copies, i
                        bool settle_always = false);
 
 // Bench-wide (set once from the options): replay a graph for settle_ms before timing it, when one of
-// its calls takes at least min_call_us, or when an earlier graph of the same point did (begin_point). Why: under tensor-core load the H200 runs at its power limit,
-// and the clock a kernel gets depends on what ran just before. One tiled configuration took 139 us
+// its calls takes at least min_call_us, or when an earlier graph of the same point did (begin_point).
+// Why: under tensor-core load the H200 runs at its power limit, and the clock a kernel gets depends on
+// what ran just before. One tiled configuration took 139 us
 // and then 158 us when timed twice back to back, and 163 us after another M (s9 call 9). Settling
 // on the graph's own load first makes every configuration start from its own steady state.
 void set_settle(double settle_ms, double min_call_us);

@@ -156,6 +156,11 @@ def settle_replays(replay_ms, calls, settle_ms, settle_min_us, force=False):
     return int(min(max(math.ceil(settle_ms / max(replay_ms, 1e-3)), 1), 100000))
 
 
+def error_line(e, limit=200):
+    """An exception as one short line for a row's error field: its type and its message's first line."""
+    return f"{type(e).__name__}: {str(e).splitlines()[0] if str(e) else ''}"[:limit]
+
+
 def median(xs):
     s = sorted(xs)
     if not s:
@@ -257,7 +262,7 @@ def discover_peers(names=PEERS):
         try:
             _import(*_LOOKUPS[name])
         except Exception as e:  # noqa: BLE001 -- a broken install is as absent as a missing one
-            out.append((name, False, f"{type(e).__name__}: {str(e).splitlines()[0] if str(e) else ''}"[:160]))
+            out.append((name, False, error_line(e, 160)))
             continue
         out.append((name, True, "importable"))
     return out
@@ -430,7 +435,7 @@ class Runner:
         try:
             from . import _floor_triton as ft
         except Exception as e:  # noqa: BLE001 -- no triton (or a broken one): the torch yardstick
-            why = f"{type(e).__name__}: {str(e).splitlines()[0] if str(e) else ''}"[:120]
+            why = error_line(e, 120)
             forms = {"torch_sum_i64": lambda w: w.view(t.int64).sum(),
                      "torch_amax_i32": lambda w: w.view(t.int32).amax(),
                      "torch_sum_f32": lambda w: w.view(t.float32).sum()}
@@ -533,7 +538,7 @@ class Runner:
                 try:
                     row.update(self.point(be, ops, idx, ref))
                 except Exception as e:  # noqa: BLE001 -- one peer failing must not end the run
-                    row["error"] = f"{type(e).__name__}: {str(e).splitlines()[0] if str(e) else ''}"[:200]
+                    row["error"] = error_line(e)
                     t.cuda.synchronize()
                 if be == "blockfp8":
                     try:
@@ -549,7 +554,7 @@ class Runner:
                         row["cold_us"], row["hot_us"], row["hot_calls"] = self.cold_hot(calls)
                         row["note"] = "; ".join(filter(None, [row.get("note"), "timed again, settled with the point"]))
                     except Exception as e:  # noqa: BLE001
-                        row["error"] = f"{type(e).__name__}: {str(e).splitlines()[0] if str(e) else ''}"[:200]
+                        row["error"] = error_line(e)
                         t.cuda.synchronize()
                 row["settled"] = int(self.point_settled)
                 yield row

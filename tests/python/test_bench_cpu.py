@@ -274,3 +274,9 @@ def test_settle_replays():
     assert bench.settle_replays(0.05, 10, 100.0, 20.0, force=True) == 2000
     assert bench.settle_replays(0.05, 10, 0.0, 20.0, force=True) == 0
     assert bench.settle_replays(1e-9, 1, 100.0, 0.0) == 100000
+
+
+def test_error_line_is_the_type_and_first_line():
+    assert bench.error_line(ValueError("bad\nmore")) == "ValueError: bad"
+    assert bench.error_line(RuntimeError()) == "RuntimeError: "
+    assert len(bench.error_line(ValueError("x" * 500), 120)) == 120
