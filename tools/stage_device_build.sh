@@ -15,7 +15,7 @@ for f in _fastcall.abi3.so COMMIT; do [ -e "$SRC/$f" ] && cp -L "$SRC/$f" "$DST/
 for t in blockfp8_gpu_tests blockfp8_fuzz blockfp8_unit_tests blockfp8_api_tests; do
   [ -x "$SRC/tests/$t" ] && cp "$SRC/tests/$t" "$DST/tests/"
 done
-for b in blockfp8-bench load_patterns; do [ -x "$SRC/bench/$b" ] && cp "$SRC/bench/$b" "$DST/bench/"; done
+for b in blockfp8-bench load_patterns rw_mix; do [ -x "$SRC/bench/$b" ] && cp "$SRC/bench/$b" "$DST/bench/"; done
 if [ -n "$TL" ]; then cp "$TL/bench/decode_timeline" "$DST/bench/"; fi
 [ -e "$DST/COMMIT" ] || git rev-parse --short HEAD >"$DST/COMMIT"
 du -sh "$DST"

@@ -11,8 +11,16 @@
 //   all U loads issued before any arithmetic so each thread keeps 64-128 bytes in flight.
 //   The group's amax is reduced with 4 xor-shuffles inside the half-warp (full-warp mask: every lane
 //   of the warp executes them, out-of-range groups on zeros, so there is no divergence around them).
-//   The grid holds one CTA per 8 work items (M = 4096, K = 7168: 3584 CTAs of 256 threads), so the
+//   The grid holds one CTA per 4 work items (M = 4096, K = 7168: 7168 CTAs of 128 threads), so the
 //   block scheduler balances the tail; a grid-stride loop covers problems beyond the grid cap.
+//   128-thread CTAs took 0.93-0.97x the time of 256-thread ones at M = 1-32 and 0.99x at 128-4096
+//   (s27 calls 6-7: a CTA's slot frees when its last warp is done, and a small M spreads over more
+//   SMs). What was tried and lost (s27, docs/session-notes-2026-12-01-27.md): warps walking several
+//   items with the next one's loads in flight (1.12-1.19x), 40 registers a thread for more resident
+//   warps (1.01-1.10x), X loaded with ld.global.cs (1.00-1.09x), and a staged form streaming each
+//   warp's items into shared memory by bulk copies (1.12-1.24x). Without the arithmetic the same
+//   access pattern moves 3.67 TB/s (bench/probes/rw_mix.cu); the FP32-scale quantiser 1.13x that
+//   time, UE8M0 1.03x.
 //
 // Bit-exactness with vLLM's per_token_group_quant_fp8 (group_size 128, eps 1e-10, fp8 max 448)
 //   - amax starts at eps and is fmaxf-reduced over |x| (max is exact and order-independent).
@@ -46,7 +54,7 @@
 namespace blockfp8::detail {
 namespace {
 
-constexpr int kThreads = 256;
+constexpr int kThreads = 128;
 constexpr int kWarpsPerCta = kThreads / 32;
 constexpr int kGroup = 128;
 constexpr int kPerLane = 8;  // elements of a group per lane: 16 lanes x 8 = 128
