@@ -11,11 +11,13 @@
 //   all U loads issued before any arithmetic so each thread keeps 64-128 bytes in flight.
 //   The group's amax is reduced with 4 xor-shuffles inside the half-warp (full-warp mask: every lane
 //   of the warp executes them, out-of-range groups on zeros, so there is no divergence around them).
-//   The grid holds one CTA per 4 work items (M = 4096, K = 7168: 7168 CTAs of 128 threads), so the
+//   The grid holds one CTA per 8 work items (M = 4096, K = 7168: 3584 CTAs of 256 threads), so the
 //   block scheduler balances the tail; a grid-stride loop covers problems beyond the grid cap.
-//   128-thread CTAs took 0.93-0.97x the time of 256-thread ones at M = 1-32 and 0.99x at 128-4096
-//   (s27 calls 6-7: a CTA's slot frees when its last warp is done, and a small M spreads over more
-//   SMs). What was tried and lost (s27, docs/session-notes-2026-12-01-27.md): warps walking several
+//   Where that grid is a few CTAs (kSmallGridItems), CTAs of 128 threads instead, on twice the SMs:
+//   0.93-0.97x the time alone at M = 1-32 (K = 7168), and the two-launch bf16 GEMM path 0.97-0.99x
+//   at M = 2-8. But that path took 1.02-1.07x at M = 16-32 (28-56 CTAs of 128 threads beside the
+//   GEMM's clusters; s27 call 10), so larger grids keep 256 threads (0.98-0.99x alone at M = 4096
+//   with 128). What was tried and lost (s27, docs/session-notes-2026-12-01-27.md): warps walking several
 //   items with the next one's loads in flight (1.12-1.19x), 40 registers a thread for more resident
 //   warps (1.01-1.10x), X loaded with ld.global.cs (1.00-1.09x), and a staged form streaming each
 //   warp's items into shared memory by bulk copies (1.12-1.24x). Without the arithmetic the same
@@ -54,8 +56,8 @@
 namespace blockfp8::detail {
 namespace {
 
-constexpr int kThreads = 128;
-constexpr int kWarpsPerCta = kThreads / 32;
+constexpr int kThreads = 256;
+constexpr int kSmallGridItems = 64;  // at most this many items: CTAs of 128 threads
 constexpr int kGroup = 128;
 constexpr int kPerLane = 8;  // elements of a group per lane: 16 lanes x 8 = 128
 constexpr int64_t kMaxGrid = int64_t{1} << 24;
@@ -100,9 +102,10 @@ __global__ void __launch_bounds__(kThreads) quantize_1x128_kernel(const Params p
   const int lane = threadIdx.x & 31;
   const int half = lane >> 4;  // which of the warp's two groups
   const int sub = lane & 15;   // elements [8 sub, 8 sub + 8) of that group
-  const int64_t warp_stride = int64_t(gridDim.x) * kWarpsPerCta;
+  const int warps = blockDim.x >> 5;  // 8, or 4 on a small grid
+  const int64_t warp_stride = int64_t(gridDim.x) * warps;
 
-  for (int64_t item = int64_t(blockIdx.x) * kWarpsPerCta + (threadIdx.x >> 5); item < p.items; item += warp_stride) {
+  for (int64_t item = int64_t(blockIdx.x) * warps + (threadIdx.x >> 5); item < p.items; item += warp_stride) {
     const int64_t row = item / p.chunks_per_row;
     const int first = int(item - row * p.chunks_per_row) * (2 * U);
     const T* xrow = static_cast<const T*>(p.x) + row * p.ldx + sub * kPerLane;
@@ -154,11 +157,12 @@ int choose_u(int64_t k_blocks) {
 
 template <class T, int U, bool kVec>
 cudaError_t launch_typed(const Params& prm, bool ue8m0, cudaStream_t stream) {
-  const int64_t grid = std::min((prm.items + kWarpsPerCta - 1) / kWarpsPerCta, kMaxGrid);
+  const int threads = prm.items <= kSmallGridItems ? kThreads / 2 : kThreads, warps = threads / 32;
+  const int64_t grid = std::min((prm.items + warps - 1) / warps, kMaxGrid);
   if (ue8m0)
-    quantize_1x128_kernel<T, U, kVec, true><<<unsigned(grid), kThreads, 0, stream>>>(prm);
+    quantize_1x128_kernel<T, U, kVec, true><<<unsigned(grid), threads, 0, stream>>>(prm);
   else
-    quantize_1x128_kernel<T, U, kVec, false><<<unsigned(grid), kThreads, 0, stream>>>(prm);
+    quantize_1x128_kernel<T, U, kVec, false><<<unsigned(grid), threads, 0, stream>>>(prm);
   return cudaGetLastError();
 }
 
