@@ -21,19 +21,11 @@
 #include <vector>
 
 #include "kernels/ptx.cuh"
+#include "probe_check.h"
 
 namespace ptx = blockfp8::ptx;
 
 namespace {
-
-#define CUDA_CHECK(x)                                                                         \
-  do {                                                                                        \
-    cudaError_t e_ = (x);                                                                     \
-    if (e_ != cudaSuccess) {                                                                  \
-      std::fprintf(stderr, "%s:%d %s: %s\n", __FILE__, __LINE__, #x, cudaGetErrorString(e_)); \
-      std::exit(1);                                                                           \
-    }                                                                                         \
-  } while (0)
 
 enum Mode { kLd, kLd1, kBulk, kLocal };
 constexpr int kThreads = 256, kInFlight = 8;

@@ -22,17 +22,9 @@
 #include <vector>
 
 #include "blockfp8/blockfp8.h"
+#include "probe_check.h"
 
 namespace {
-
-#define CUDA_CHECK(x)                                                                         \
-  do {                                                                                        \
-    cudaError_t e_ = (x);                                                                     \
-    if (e_ != cudaSuccess) {                                                                  \
-      std::fprintf(stderr, "%s:%d %s: %s\n", __FILE__, __LINE__, #x, cudaGetErrorString(e_)); \
-      std::exit(1);                                                                           \
-    }                                                                                         \
-  } while (0)
 
 constexpr int kThreads = 256, kWarps = kThreads / 32, kU = 4;
 enum Mode { kRead, kWrite, kCopy };
