@@ -13,11 +13,12 @@
 //   of the warp executes them, out-of-range groups on zeros, so there is no divergence around them).
 //   The grid holds one CTA per 8 work items (M = 4096, K = 7168: 3584 CTAs of 256 threads), so the
 //   block scheduler balances the tail; a grid-stride loop covers problems beyond the grid cap.
-//   Where that grid is a few CTAs (kSmallGridItems), CTAs of 128 threads instead, on twice the SMs:
-//   0.93-0.97x the time alone at M = 1-32 (K = 7168), and the two-launch bf16 GEMM path 0.97-0.99x
-//   at M = 2-8. But that path took 1.02-1.07x at M = 16-32 (28-56 CTAs of 128 threads beside the
-//   GEMM's clusters; s27 call 10), so larger grids keep 256 threads (0.98-0.99x alone at M = 4096
-//   with 128). What was tried and lost (s27, docs/session-notes-2026-12-01-27.md): warps walking several
+//   Where that grid is a few CTAs (at most kSmallGridItems items: M <= 9 at K = 7168), CTAs of 4 warps
+//   instead, on twice the SMs: 0.93-0.97x the time alone at M = 1-4, and the two-launch bf16 GEMM path
+//   0.97-0.99x at M = 2-8 (s27 call 10). 4-warp CTAs everywhere ran the quantiser alone at 0.95-0.99x up
+//   to M = 4096 but made that path 1.02-1.07x slower at M = 16-32 (28-56 CTAs beside the GEMM's
+//   clusters, which start under PDL), so larger grids keep 8. What was tried and lost (s27,
+//   docs/session-notes-2026-12-01-27.md): warps walking several
 //   items with the next one's loads in flight (1.12-1.19x), 40 registers a thread for more resident
 //   warps (1.01-1.10x), X loaded with ld.global.cs (1.00-1.09x), and a staged form streaming each
 //   warp's items into shared memory by bulk copies (1.12-1.24x). Without the arithmetic the same
@@ -156,24 +157,20 @@ int choose_u(int64_t k_blocks) {
   return k_blocks >= 8 ? 4 : (k_blocks >= 4 ? 2 : 1);
 }
 
+template <class T, int U, bool kVec, int kWarps>
+cudaError_t launch_warps(const Params& prm, bool ue8m0, cudaStream_t stream) {
+  const unsigned grid = unsigned(std::min((prm.items + kWarps - 1) / kWarps, kMaxGrid));
+  if (ue8m0)
+    quantize_1x128_kernel<T, U, kVec, true, kWarps><<<grid, kWarps * 32, 0, stream>>>(prm);
+  else
+    quantize_1x128_kernel<T, U, kVec, false, kWarps><<<grid, kWarps * 32, 0, stream>>>(prm);
+  return cudaGetLastError();
+}
+
 template <class T, int U, bool kVec>
 cudaError_t launch_typed(const Params& prm, bool ue8m0, cudaStream_t stream) {
-  if (prm.items <= kSmallGridItems) {
-    constexpr int kWarps = kThreads / 64;
-    const unsigned grid = unsigned((prm.items + kWarps - 1) / kWarps);
-    if (ue8m0)
-      quantize_1x128_kernel<T, U, kVec, true, kWarps><<<grid, kWarps * 32, 0, stream>>>(prm);
-    else
-      quantize_1x128_kernel<T, U, kVec, false, kWarps><<<grid, kWarps * 32, 0, stream>>>(prm);
-    return cudaGetLastError();
-  }
-  constexpr int kWarps = kThreads / 32;
-  const int64_t grid = std::min((prm.items + kWarps - 1) / kWarps, kMaxGrid);
-  if (ue8m0)
-    quantize_1x128_kernel<T, U, kVec, true, kWarps><<<unsigned(grid), kThreads, 0, stream>>>(prm);
-  else
-    quantize_1x128_kernel<T, U, kVec, false, kWarps><<<unsigned(grid), kThreads, 0, stream>>>(prm);
-  return cudaGetLastError();
+  return prm.items <= kSmallGridItems ? launch_warps<T, U, kVec, kThreads / 64>(prm, ue8m0, stream)
+                                      : launch_warps<T, U, kVec, kThreads / 32>(prm, ue8m0, stream);
 }
 
 template <class T, bool kVec>
