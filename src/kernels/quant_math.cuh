@@ -73,6 +73,22 @@ __device__ __forceinline__ float half_warp_group_amax(const float (&f)[8]) {
   return amax;
 }
 
+// The same reduction with NaN propagating (max.NaN): equal to half_warp_group_amax where the group
+// holds no NaN, NaN where it does. With an inf in the group it is inf, as the other one is.
+__device__ __forceinline__ float max_nan(float a, float b) {
+  float r;
+  asm("max.NaN.f32 %0, %1, %2;" : "=f"(r) : "f"(a), "f"(b));
+  return r;
+}
+__device__ __forceinline__ float half_warp_group_amax_nan(const float (&f)[8]) {
+  float amax = kEps;
+#pragma unroll
+  for (int e = 0; e < 8; ++e) amax = max_nan(amax, fabsf(f[e]));
+#pragma unroll
+  for (int off = 8; off >= 1; off >>= 1) amax = max_nan(amax, __shfl_xor_sync(0xffffffffu, amax, off));
+  return amax;
+}
+
 // The group's scale from its amax (eps-clamped): one IEEE division per group, not per element (the
 // scale itself must be exactly vLLM's); UE8M0 rounds it up to a power of two.
 __device__ __forceinline__ float group_scale(float amax, bool ue8m0) {
@@ -86,8 +102,11 @@ __device__ __forceinline__ float group_scale(float amax, bool ue8m0) {
 }
 
 // N elements of one group (N % 4 == 0) divided by its scale s, clamped and cast: N / 4 words of
-// e4m3 bytes, element i in byte i % 4 of word i / 4.
-template <bool kUe8m0, int N>
+// e4m3 bytes, element i in byte i % 4 of word i / 4. kFinite: the caller knows the group holds no NaN
+// and no inf (its amax is finite), so every quotient is finite with |q| <= 448 (1 + 2^-23), and the
+// cast's saturation gives what the clamp would: the clamp only decides a NaN's byte (-448, where the
+// cast alone would give NaN), and it is left out.
+template <bool kUe8m0, int N, bool kFinite = false>
 __device__ __forceinline__ void quantize_by_scale(const float (&f)[N], float s, uint32_t (&packed)[N / 4]) {
   // UE8M0: exact (s is a power of two in [2^-33, 2^120], or inf: 0). FP32: correctly rounded,
   // normal, and 0 for s = inf; div_by_scale's premise.
@@ -103,8 +122,10 @@ __device__ __forceinline__ void quantize_by_scale(const float (&f)[N], float s, 
     } else {
       q0 = div_by_scale(f[i], s_fma, inv), q1 = div_by_scale(f[i + 1], s_fma, inv);
     }
-    q0 = fminf(fmaxf(q0, -kFp8Max), kFp8Max);
-    q1 = fminf(fmaxf(q1, -kFp8Max), kFp8Max);
+    if constexpr (!kFinite) {
+      q0 = fminf(fmaxf(q0, -kFp8Max), kFp8Max);
+      q1 = fminf(fmaxf(q1, -kFp8Max), kFp8Max);
+    }
     packed[i / 4] |= e4m3x2(q0, q1) << (8 * (i % 4));
   }
 }

@@ -48,6 +48,7 @@
 #include <cuda_runtime.h>
 
 #include <algorithm>
+#include <cfloat>
 #include <cstdint>
 
 #include "kernels/launch.h"
@@ -59,6 +60,9 @@ namespace {
 
 constexpr int kThreads = 256;
 constexpr int kSmallGridItems = 64;  // at most this many items: CTAs of 128 threads
+// At most this many items (M <= 146 at K = 7168: one wave of CTAs): one NaN/inf vote an item, not a
+// group (kItemVote, in the kernel).
+constexpr int64_t kItemVoteMaxItems = 1024;
 constexpr int kGroup = 128;
 constexpr int kPerLane = 8;  // elements of a group per lane: 16 lanes x 8 = 128
 constexpr int64_t kMaxGrid = int64_t{1} << 24;
@@ -95,7 +99,7 @@ __device__ __forceinline__ void load8(const T* src, T (&v)[kPerLane]) {
 
 // kWarps: 8 (kThreads), or 4 on a small grid (kSmallGridItems), as compile-time constants: with the
 // count read from blockDim the 8-warp form measured 1.01-1.015x slower at M = 32-128 (s27 call 11).
-template <class T, int U, bool kVec, bool kUe8m0, int kWarps>
+template <class T, int U, bool kVec, bool kUe8m0, int kWarps, bool kItemVote>
 __global__ void __launch_bounds__(kWarps * 32) quantize_1x128_kernel(const Params p) {
   // A GEMM launched after this kernel with programmatic dependent launch (the decode kernel) may
   // start now: it streams the weight, which this kernel never writes, and waits (griddepcontrol.wait)
@@ -125,18 +129,7 @@ __global__ void __launch_bounds__(kWarps * 32) quantize_1x128_kernel(const Param
       }
     }
 
-#pragma unroll
-    for (int u = 0; u < U; ++u) {
-      const int kb = first + 2 * u + half;
-      float f[kPerLane];
-#pragma unroll
-      for (int i = 0; i < kPerLane; ++i) f[i] = to_float(v[u][i]);
-      const float amax = half_warp_group_amax(f);
-      if (kb >= p.k_blocks) continue;  // uniform across the half-warp, after the shuffles
-
-      const float s = group_scale(amax, kUe8m0);
-      uint32_t packed[kPerLane / 4];
-      quantize_by_scale<kUe8m0>(f, s, packed);
+    auto store = [&](int kb, float s, const uint32_t (&packed)[kPerLane / 4]) {
       uint8_t* dst = p.x_q + row * p.ldq + int64_t(kb) * kGroup + sub * kPerLane;
       if constexpr (kVec) {
         *reinterpret_cast<uint2*>(dst) = make_uint2(packed[0], packed[1]);
@@ -145,6 +138,80 @@ __global__ void __launch_bounds__(kWarps * 32) quantize_1x128_kernel(const Param
         for (int i = 0; i < kPerLane; ++i) dst[i] = uint8_t(packed[i / 4] >> (8 * (i % 4)));
       }
       if (sub == 0) p.scales[row * p.ss_m + int64_t(kb) * p.ss_k] = s;
+    };
+    // Group u the exact way: amax ignoring NaN (vLLM's fmaxf), quotients clamped. Every lane of the
+    // warp comes here (the amax shuffles span the half-warp, under a full-warp mask).
+    auto exact = [&](int u) {
+      const int kb = first + 2 * u + half;
+      float f[kPerLane];
+#pragma unroll
+      for (int i = 0; i < kPerLane; ++i) f[i] = to_float(v[u][i]);
+      const float amax = half_warp_group_amax(f);
+      if (kb >= p.k_blocks) return;  // uniform across the half-warp, after the shuffles
+      const float s = group_scale(amax, kUe8m0);
+      uint32_t packed[kPerLane / 4];
+      quantize_by_scale<kUe8m0>(f, s, packed);
+      store(kb, s, packed);
+    };
+    // Group u where no NaN or inf is in it: its amax from max.NaN (equal there), no clamp (the cast's
+    // saturation does it: quantize_by_scale's kFinite).
+    auto finite = [&](int u, float amax) {
+      const int kb = first + 2 * u + half;
+      if (kb >= p.k_blocks) return;
+      float f[kPerLane];
+#pragma unroll
+      for (int i = 0; i < kPerLane; ++i) f[i] = to_float(v[u][i]);
+      const float s = group_scale(amax, kUe8m0);
+      uint32_t packed[kPerLane / 4];
+      quantize_by_scale<kUe8m0, kPerLane, true>(f, s, packed);
+      store(kb, s, packed);
+    };
+    // The quantiser is issue-bound (ncu at 1.47 GHz: 76 % of issue slots busy, DRAM 45 %; s27 call 14),
+    // so the clamp's two instructions an element count, and the common case (no NaN or inf in the
+    // warp's groups, one warp vote) leaves them out. kItemVote: one vote for the item's 2U groups, after
+    // every amax, so the groups' instruction streams interleave (small, latency-bound grids: 0.93-0.96x
+    // at M = 1-128, s27 call 16, but 64 registers a thread, 1.03x at M = 4096); else one vote a group
+    // (48 registers: 0.96x at M = 4096 with FP32 scales, but 1.03-1.05x at M = 1-128, call 15).
+    auto amax_of = [&](int u) {
+      float f[kPerLane];
+#pragma unroll
+      for (int i = 0; i < kPerLane; ++i) f[i] = to_float(v[u][i]);
+      return half_warp_group_amax_nan(f);
+    };
+    if constexpr (kItemVote) {
+      float amax[U];
+      bool ok = true;
+#pragma unroll
+      for (int u = 0; u < U; ++u) ok = (amax[u] = amax_of(u)) <= FLT_MAX && ok;  // false for NaN and inf
+      if (__all_sync(0xffffffffu, ok)) {
+#pragma unroll
+        for (int u = 0; u < U; ++u) finite(u, amax[u]);
+      } else {
+#pragma unroll
+        for (int u = 0; u < U; ++u) exact(u);
+      }
+    } else {
+#pragma unroll
+      for (int u = 0; u < U; ++u) {
+        const int kb = first + 2 * u + half;
+        float f[kPerLane];
+#pragma unroll
+        for (int i = 0; i < kPerLane; ++i) f[i] = to_float(v[u][i]);
+        float amax = half_warp_group_amax_nan(f);
+        uint32_t packed[kPerLane / 4];
+        float s;
+        if (__all_sync(0xffffffffu, amax <= FLT_MAX)) {
+          if (kb >= p.k_blocks) continue;
+          s = group_scale(amax, kUe8m0);
+          quantize_by_scale<kUe8m0, kPerLane, true>(f, s, packed);
+        } else {
+          amax = half_warp_group_amax(f);
+          if (kb >= p.k_blocks) continue;
+          s = group_scale(amax, kUe8m0);
+          quantize_by_scale<kUe8m0>(f, s, packed);
+        }
+        store(kb, s, packed);
+      }
     }
   }
 }
@@ -157,20 +224,21 @@ int choose_u(int64_t k_blocks) {
   return k_blocks >= 8 ? 4 : (k_blocks >= 4 ? 2 : 1);
 }
 
-template <class T, int U, bool kVec, int kWarps>
+template <class T, int U, bool kVec, int kWarps, bool kItemVote>
 cudaError_t launch_warps(const Params& prm, bool ue8m0, cudaStream_t stream) {
   const unsigned grid = unsigned(std::min((prm.items + kWarps - 1) / kWarps, kMaxGrid));
   if (ue8m0)
-    quantize_1x128_kernel<T, U, kVec, true, kWarps><<<grid, kWarps * 32, 0, stream>>>(prm);
+    quantize_1x128_kernel<T, U, kVec, true, kWarps, kItemVote><<<grid, kWarps * 32, 0, stream>>>(prm);
   else
-    quantize_1x128_kernel<T, U, kVec, false, kWarps><<<grid, kWarps * 32, 0, stream>>>(prm);
+    quantize_1x128_kernel<T, U, kVec, false, kWarps, kItemVote><<<grid, kWarps * 32, 0, stream>>>(prm);
   return cudaGetLastError();
 }
 
 template <class T, int U, bool kVec>
 cudaError_t launch_typed(const Params& prm, bool ue8m0, cudaStream_t stream) {
-  return prm.items <= kSmallGridItems ? launch_warps<T, U, kVec, kThreads / 64>(prm, ue8m0, stream)
-                                      : launch_warps<T, U, kVec, kThreads / 32>(prm, ue8m0, stream);
+  if (prm.items <= kSmallGridItems) return launch_warps<T, U, kVec, kThreads / 64, true>(prm, ue8m0, stream);
+  if (prm.items <= kItemVoteMaxItems) return launch_warps<T, U, kVec, kThreads / 32, true>(prm, ue8m0, stream);
+  return launch_warps<T, U, kVec, kThreads / 32, false>(prm, ue8m0, stream);
 }
 
 template <class T, bool kVec>
