@@ -1,6 +1,7 @@
 // The activation quantiser: X [M][K] (bf16 / fp16 / fp32) -> X_q e4m3 + one fp32 scale per 1x128
-// group, the A side of blockfp8_gemm. The formula is in blockfp8.h; this file is only about moving
-// bytes. It is purely memory-bound (2-4 bytes read and 1 written per element, a few flops each).
+// group, the A side of blockfp8_gemm. The formula is in blockfp8.h. Per element it reads 2-4 bytes,
+// writes 1 and issues about ten instructions; at M = 4096 the issue slots bind before HBM does (ncu at
+// 1.47 GHz: 76 % of them busy, DRAM 45 %; its time scales with the SM clock; s27 call 14).
 //
 // Work decomposition
 //   A half-warp (16 lanes) owns one group of 128 elements: lane `sub` holds elements
@@ -17,13 +18,13 @@
 //   instead, on twice the SMs: 0.93-0.97x the time alone at M = 1-4, and the two-launch bf16 GEMM path
 //   0.97-0.99x at M = 2-8 (s27 call 10). 4-warp CTAs everywhere ran the quantiser alone at 0.95-0.99x up
 //   to M = 4096 but made that path 1.02-1.07x slower at M = 16-32 (28-56 CTAs beside the GEMM's
-//   clusters, which start under PDL), so larger grids keep 8. What was tried and lost (s27,
-//   docs/session-notes-2026-12-01-27.md): warps walking several
-//   items with the next one's loads in flight (1.12-1.19x), 40 registers a thread for more resident
-//   warps (1.01-1.10x), X loaded with ld.global.cs (1.00-1.09x), and a staged form streaming each
-//   warp's items into shared memory by bulk copies (1.12-1.24x). Without the arithmetic the same
-//   access pattern moves 3.67 TB/s (bench/probes/rw_mix.cu); the FP32-scale quantiser 1.13x that
-//   time, UE8M0 1.03x.
+//   clusters, which start under PDL), so larger grids keep 8.
+//   What was tried and lost (s27, docs/session-notes-2026-12-01-27.md): warps walking several items
+//   with the next one's loads in flight (1.12-1.19x), 40 registers a thread for more resident warps
+//   (1.01-1.10x), X loaded with ld.global.cs (1.00-1.09x), and a staged form streaming each warp's
+//   items into shared memory by bulk copies (1.12-1.24x). Without the arithmetic the same access
+//   pattern moves 3.67 TB/s (bench/probes/rw_mix.cu); the FP32-scale quantiser took 1.13x that time
+//   and UE8M0 1.03x before the clamp left the common case (below).
 //
 // Bit-exactness with vLLM's per_token_group_quant_fp8 (group_size 128, eps 1e-10, fp8 max 448)
 //   - amax starts at eps and is fmaxf-reduced over |x| (max is exact and order-independent).
@@ -43,6 +44,9 @@
 //     GB/s against the UE8M0 path's 3546 GB/s (H200, M = 4096, K = 7168, bf16), the two paths being
 //     otherwise the same code. Host-checked in tests/unit/test_quant_division.cpp.
 //   - Clamp fminf(fmaxf(q, -448), 448), then cvt.rn.satfinite.e4m3x2.f32: round to nearest even.
+//     Where the warp's groups hold no NaN and no inf (the common case, one warp vote), the clamp is
+//     left out: every quotient is then finite and the cast's saturation gives the clamp's byte; the
+//     clamp decides only a NaN's byte (-448, where the cast would give NaN).
 #include <cuda_bf16.h>
 #include <cuda_fp16.h>
 #include <cuda_runtime.h>
