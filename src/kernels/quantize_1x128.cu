@@ -175,7 +175,7 @@ __global__ void __launch_bounds__(kWarps * 32) quantize_1x128_kernel(const Param
     // warp's groups, one warp vote) leaves them out. kItemVote: one vote for the item's 2U groups, after
     // every amax, so the groups' instruction streams interleave (small, latency-bound grids: 0.93-0.96x
     // at M = 1-128, s27 call 16, but 64 registers a thread, 1.03x at M = 4096); else one vote a group
-    // (48 registers: 0.96x at M = 4096 with FP32 scales, but 1.03-1.05x at M = 1-128, call 15).
+    // (47 registers: 0.96x at M = 4096 with FP32 scales, but 1.03-1.05x at M = 1-128, call 15).
     auto amax_of = [&](int u) {
       float f[kPerLane];
 #pragma unroll
@@ -195,6 +195,8 @@ __global__ void __launch_bounds__(kWarps * 32) quantize_1x128_kernel(const Param
         for (int u = 0; u < U; ++u) exact(u);
       }
     } else {
+      // Written out rather than through finite() and exact(): with them ptxas took 50 registers, and
+      // four 8-warp CTAs an SM instead of five.
 #pragma unroll
       for (int u = 0; u < U; ++u) {
         const int kb = first + 2 * u + half;
