@@ -188,4 +188,48 @@ TEST(QuantDivision, SpecialValues) {
   EXPECT_TRUE(std::isnan(quotient(inf, inf)));
 }
 
+// The quantiser's common path (quantize_1x128.cu, quant_math.cuh's kFinite) leaves out the clamp
+// where a group holds no NaN and no inf: with amax finite, s = RN(amax / 448) (or, UE8M0, the power of
+// two at or above it) gives |x / s| <= 448 (1 + 2^-23) for |x| <= amax, and the e4m3 cast's
+// saturation alone gives the clamp's byte. Every positive finite bf16 amax from the eps floor up, with
+// x = +-amax (the largest quotients), its neighbours below, and random fractions of it.
+TEST(QuantDivision, ClampIsRedundantForFiniteGroups) {
+  const uint64_t seed = bf8test::test_seed();
+  SCOPED_TRACE("seed " + std::to_string(seed));
+  int64_t checked = 0, diffs = 0;
+  std::string first;
+  auto check = [&](float x, float s) {
+    ++checked;
+    const float q = quotient(x, s);
+    const uint8_t clamped = byte_of(q), unclamped = bf8test::float_to_e4m3(q);
+    const bool bounded = std::fabs(double(q)) <= 448.0 * (1.0 + 0x1p-23);
+    if (clamped == unclamped && bounded) return;
+    if (diffs++ == 0) {
+      std::ostringstream os;
+      os << std::hexfloat << "x = " << x << ", s = " << s << ", q = " << q;
+      first = os.str();
+    }
+  };
+  for (uint32_t bits = 1; bits < 0x7f80u; ++bits) {  // positive finite bf16
+    const float amax = std::fmax(1e-10f, float_from_bits(bits << 16));
+    const float s_fp32 = amax / 448.0f;
+    uint32_t ue = bits_from_float(std::fmax(s_fp32, 1e-10f));  // group_scale's UE8M0 rounding
+    if (ue & 0x007fffffu) ue = (ue & 0x7f800000u) + 0x00800000u;
+    const float s_ue8m0 = float_from_bits(ue);
+    for (float s : {s_fp32, s_ue8m0}) {
+      for (float x : {amax, std::nextafter(amax, 0.0f), float_from_bits(bits_from_float(amax) - 0x10000u)}) {
+        check(x, s);
+        check(-x, s);
+      }
+      for (int i = 0; i < 4; ++i) {
+        const uint64_t r = bf8test::random_u64(seed, uint64_t(bits) * 8 + uint64_t(i) + (s == s_ue8m0 ? 4 : 0));
+        const float x = amax * float(double(r >> 11) * 0x1p-53);
+        check(r & 1 ? -x : x, s);
+      }
+    }
+  }
+  EXPECT_GT(checked, 0);
+  EXPECT_EQ(diffs, 0) << "of " << checked << " quotients, the clamp changed the byte or |q| > 448 (1 + 2^-23); first: " << first;
+}
+
 }  // namespace
