@@ -32,7 +32,8 @@ int run_quant(Context& ctx) {
   std::printf(
       "| M | K | scales | copies | cold µs | hot µs | cold GB/s | hot GB/s "
       "|\n|---:|---:|---|---:|---:|---:|---:|---:|\n");
-  std::vector<std::pair<std::string, double>> largest;  // (scales, GB/s) at the largest M
+  const int64_t m_last = ms[std::size(ms) - 1];
+  std::vector<std::pair<std::string, double>> largest;  // (scales, GB/s) at m_last
   double floor_gbps = 0;
   for (int64_t m : ms) {
     begin_point();  // timing.h: the two scale variants of one M are timed in one state
@@ -71,7 +72,7 @@ int run_quant(Context& ctx) {
         r.extra.push_back({"cold_gbps", cold_gbps});
         r.extra.push_back({"hot_gbps", hot_gbps});
         if (copies * bytes < l2_target) r.note = "not fully cold (copy cap)";
-        if (m == ms[std::size(ms) - 1]) largest.push_back({v.name, cold_gbps});
+        if (m == m_last) largest.push_back({v.name, cold_gbps});
         std::printf("| %lld | %lld | %s | %d | %.2f | %.2f | %.0f | %.0f |\n", (long long)m, (long long)K, v.name,
                     copies, t.cold_us, t.hot_us, cold_gbps, hot_gbps);
       } catch (const CudaError& e) {
@@ -83,7 +84,7 @@ int run_quant(Context& ctx) {
       std::fflush(stdout);
       ctx.json.write(r, ctx.info);
     }
-    if (m != ms[std::size(ms) - 1]) continue;
+    if (m != m_last) continue;
     // The floor on the same X copies, right after: a read-only stream of the bytes the quantiser reads.
     Row f;
     f.backend = "floor";
@@ -112,7 +113,7 @@ int run_quant(Context& ctx) {
   std::printf("\nGB/s = (2 + 1) bytes per element + 4 per 128: X read, X_q and scales written.\n");
   if (floor_gbps > 0) {
     std::printf("The streaming floor read the same X copies at %.0f GB/s in this run; the quantiser at M = %lld:",
-                floor_gbps, (long long)ms[std::size(ms) - 1]);
+                floor_gbps, (long long)m_last);
     for (const auto& [name, gbps] : largest) std::printf(" %s %.2fx,", name.c_str(), gbps / floor_gbps);
     std::printf(" of it (goal: >= 70%% of HBM bandwidth).\n");
   }

@@ -60,32 +60,26 @@ __device__ __forceinline__ float div_by_scale(float x, float s_fma, float y) {
   return copysignf(q2, x);
 }
 
-// The amax of a group of 128 spread over a half-warp, 8 elements a lane (lane l of the half holds
-// elements 8 l .. 8 l + 7): eps-clamped, reduced with xor offsets < 16, which stay inside the half.
-// Every lane of the warp must execute it (full-warp shuffle mask); max is exact, so any order gives
-// the same bits.
-__device__ __forceinline__ float half_warp_group_amax(const float (&f)[8]) {
-  float amax = kEps;
-#pragma unroll
-  for (int e = 0; e < 8; ++e) amax = fmaxf(amax, fabsf(f[e]));
-#pragma unroll
-  for (int off = 8; off >= 1; off >>= 1) amax = fmaxf(amax, __shfl_xor_sync(0xffffffffu, amax, off));
-  return amax;
-}
-
-// The same reduction with NaN propagating (max.NaN): equal to half_warp_group_amax where the group
-// holds no NaN, NaN where it does. With an inf in the group it is inf, as the other one is.
+// max.NaN: NaN if either operand is (fmaxf returns the other).
 __device__ __forceinline__ float max_nan(float a, float b) {
   float r;
   asm("max.NaN.f32 %0, %1, %2;" : "=f"(r) : "f"(a), "f"(b));
   return r;
 }
-__device__ __forceinline__ float half_warp_group_amax_nan(const float (&f)[8]) {
+
+// The amax of a group of 128 spread over a half-warp, 8 elements a lane (lane l of the half holds
+// elements 8 l .. 8 l + 7): eps-clamped, reduced with xor offsets < 16, which stay inside the half.
+// Every lane of the warp must execute it (full-warp shuffle mask); max is exact, so any order gives
+// the same bits. kNanPropagates: by max.NaN, so NaN where the group holds one and otherwise equal to
+// the fmaxf amax (which ignores NaN, as vLLM's does); an inf in the group gives inf either way.
+template <bool kNanPropagates = false>
+__device__ __forceinline__ float half_warp_group_amax(const float (&f)[8]) {
+  auto max2 = [](float a, float b) { return kNanPropagates ? max_nan(a, b) : fmaxf(a, b); };
   float amax = kEps;
 #pragma unroll
-  for (int e = 0; e < 8; ++e) amax = max_nan(amax, fabsf(f[e]));
+  for (int e = 0; e < 8; ++e) amax = max2(amax, fabsf(f[e]));
 #pragma unroll
-  for (int off = 8; off >= 1; off >>= 1) amax = max_nan(amax, __shfl_xor_sync(0xffffffffu, amax, off));
+  for (int off = 8; off >= 1; off >>= 1) amax = max2(amax, __shfl_xor_sync(0xffffffffu, amax, off));
   return amax;
 }
 

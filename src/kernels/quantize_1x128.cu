@@ -180,7 +180,7 @@ __global__ void __launch_bounds__(kWarps * 32) quantize_1x128_kernel(const Param
       float f[kPerLane];
 #pragma unroll
       for (int i = 0; i < kPerLane; ++i) f[i] = to_float(v[u][i]);
-      return half_warp_group_amax_nan(f);
+      return half_warp_group_amax<true>(f);
     };
     if constexpr (kItemVote) {
       float amax[U];
@@ -203,7 +203,7 @@ __global__ void __launch_bounds__(kWarps * 32) quantize_1x128_kernel(const Param
         float f[kPerLane];
 #pragma unroll
         for (int i = 0; i < kPerLane; ++i) f[i] = to_float(v[u][i]);
-        float amax = half_warp_group_amax_nan(f);
+        float amax = half_warp_group_amax<true>(f);
         uint32_t packed[kPerLane / 4];
         float s;
         if (__all_sync(0xffffffffu, amax <= FLT_MAX)) {
