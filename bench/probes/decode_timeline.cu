@@ -11,6 +11,8 @@
 // CTA ended the math (the floor: its first pass) against the median CTA, averaged over the R calls,
 // and how often it was among the latest quarter: whether the same SMs are late from call to call.
 // bf16a: time blockfp8_gemm_bf16a from bf16 X (the fused kernel where it serves) instead of blockfp8_gemm.
+// With TIMELINE_CONFIG=NAME (a benchmark --config name, e.g. swapab_r16_t16_s1_w2_k4_p0) the fp8 call runs
+// that forced configuration instead of the dispatcher's.
 // floor: the benchmark's fastest ldg floor candidate (chosen here as the benchmark chooses), whose
 // marks are entry, thread 0's first pass of loads landed, exit: what the decode kernels' start costs
 // beyond the DRAM latency and queueing that any reader of these bytes pays.
@@ -27,6 +29,7 @@
 #include "common.h"
 #include "floor.h"
 #include "inputs.h"
+#include "options.h"  // parse_config_name
 #include "kernels/timeline.cuh"  // kTimelineMarks, kTimelineCtas: the rows the kernels record
 #include "timing.h"
 
@@ -95,14 +98,19 @@ int main(int argc, char** argv) try {
 
   blockfp8_config_t cfg{};
   char name[128] = "?";
-  if (blockfp8_gemm_plan(m, n, k, &cfg) == BLOCKFP8_SUCCESS) blockfp8_config_name(&cfg, name, sizeof name);
+  const char* forced_env = std::getenv("TIMELINE_CONFIG");
+  const bool forced = forced_env && *forced_env && !bf16a;
+  if (forced ? bench::parse_config_name(forced_env, &cfg) : blockfp8_gemm_plan(m, n, k, &cfg) == BLOCKFP8_SUCCESS)
+    blockfp8_config_name(&cfg, name, sizeof name);
+  else if (forced)
+    throw bench::CudaError(std::string("TIMELINE_CONFIG: not a configuration name: ") + forced_env);
 
   auto call = [&](int i, cudaStream_t s) {
     const blockfp8_status_t r =
         bf16a ? blockfp8_gemm_bf16a(m, n, k, x.get(), k, BLOCKFP8_DTYPE_BF16, b[i].get(), k, bs[i].get<float>(), kb,
                                     1, c.get(), n, BLOCKFP8_DTYPE_BF16, BLOCKFP8_SCALE_FP32, ws.get(), ws_bytes, s)
-              : blockfp8_gemm(m, n, k, a.get(), k, as.get<float>(), kb, 1, b[i].get(), k, bs[i].get<float>(), kb, 1,
-                              c.get(), n, BLOCKFP8_DTYPE_BF16, s);
+              : blockfp8_gemm_ex(m, n, k, a.get(), k, as.get<float>(), kb, 1, b[i].get(), k, bs[i].get<float>(), kb, 1,
+                                 c.get(), n, BLOCKFP8_DTYPE_BF16, forced ? &cfg : nullptr, s);
     if (r != BLOCKFP8_SUCCESS) throw bench::CudaError(std::string("blockfp8 call: ") + blockfp8_status_string(r));
   };
   std::vector<int> order(copies);
