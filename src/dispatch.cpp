@@ -108,8 +108,20 @@ int swapab_default_stage_kblocks(int token_tile, int weight_rows, int warpgroups
   // 3 rounds, 27.17 / 29.97; unsplit 9216x7168, 2 rounds, kept 2: 28.53 / 31.96), nor where the
   // larger boxes leave a shallow ring (7168x8192 M = 64: 4 stages of 2 k-blocks ran 28.8 us, 9 of one
   // 26.3 at 1465364). Shorter slices and tiles keep 8 KB.
-  const bool wide_boxes = 2 * weight_rows > kSwapabRowsPerTile && kb_slice >= kSwapabLongSliceKBlocks && !split_rounds &&
-                          swapab_max_stages(token_tile, weight_rows, 2, kb_slice, dev) >= kSwapabDeepRingStages;
+  // Re-measured at `375fff6` (s28 call 6: the pick against its other depths at M = 16, 32 and 64 on every
+  // DeepSeek weight, three shuffled rounds): one k-block took 0.977 / 0.983 / 0.980x the time of two for
+  // 32-token, 64-row tiles (2112x7168 split 3, 4096x7168 split 2, 7168x2304), 1.003x on 7168x2048; and
+  // 0.958-0.984x for 56-row 16-token tiles (7168x4096 to 7168x18432). Elsewhere two stayed as good or
+  // better (64-row 16-token tiles: 1.018x on 2112x7168, 0.998x on 4096x7168). Interleaved against two
+  // (call 7, M = 9-32): 0.977-0.989x on those three 32-token weights, 0.958-0.994x on the six 56-row
+  // ones; 7168x2048 (16-k-block slices) 1.006-1.013x, so it keeps two.
+  // Only where measured: 64-row tiles of 32 tokens over slices of 17-28 k-blocks, 56-row tiles of 16.
+  // (48-row 16-token tiles on paired rings lost 1.09-1.11x with one k-block: 12288, 24576, 36864x7168.)
+  const bool one_kblock =
+      (token_tile == 32 && weight_rows == kSwapabRowsPerTile && kb_slice > kSwapabLongSliceKBlocks && kb_slice <= 28) ||
+      (token_tile == 16 && weight_rows == 56);
+  const bool wide_boxes = !one_kblock && 2 * weight_rows > kSwapabRowsPerTile && kb_slice >= kSwapabLongSliceKBlocks &&
+                          !split_rounds && swapab_max_stages(token_tile, weight_rows, 2, kb_slice, dev) >= kSwapabDeepRingStages;
   const int target_box = wide_boxes ? 16 * 1024 : 8 * 1024;
   int kb = std::max(1, std::min({kSwapabMaxStageKBlocks, kb_slice, target_box / (weight_rows * 128)}));
   const int want = std::max(swapab_min_stages(token_tile, warpgroups), 4);

@@ -25,15 +25,21 @@ TEST(Dispatch, TokenTileIsTheSmallestThatHoldsM) {
 }
 
 // 64-row tiles over long K slices stream two k-blocks a stage (measured 0.95x the time of one at
-// 2112x7168, M <= 32, in two runs); short slices and short tiles keep ~8 KB weight boxes.
+// 2112x7168, M <= 32, in two runs), except 32-token tiles over slices up to 28 k-blocks and 56-row
+// 16-token tiles (one k-block 0.96-0.98x, s28 call 6); short slices and short tiles keep ~8 KB boxes.
 TEST(Dispatch, StageKBlocksFollowTheMeasuredBoxSize) {
   const DeviceInfo d = h200();
   for (int64_t m : {1, 16, 32}) {
     blockfp8_config_t c = choose_swapab_config(m, 2112, 7168, d);
     ASSERT_EQ(check_config(c, m, 2112, 7168, d), BLOCKFP8_SUCCESS) << m;
     ASSERT_EQ(c.split_k, 3) << m;  // a 19-k-block slice
-    EXPECT_EQ(c.stage_kblocks, 2) << m;
+    EXPECT_EQ(c.stage_kblocks, m == 32 ? 1 : 2) << m;
   }
+  EXPECT_EQ(swapab_default_stage_kblocks(32, 64, 2, 28, false, d), 1);  // 4096x7168, split 2
+  EXPECT_EQ(swapab_default_stage_kblocks(32, 64, 2, 56, false, d), 2);  // unsplit long K: not measured
+  EXPECT_EQ(swapab_default_stage_kblocks(32, 64, 2, 16, false, d), 2);  // 7168x2048: 1.006-1.013x with one
+  EXPECT_EQ(swapab_default_stage_kblocks(16, 56, 2, 56, false, d), 1);  // 7168x7168-like, 56-row tiles
+  EXPECT_EQ(swapab_default_stage_kblocks(32, 56, 2, 56, false, d), 2);
   EXPECT_EQ(swapab_default_stage_kblocks(8, 64, 2, 7, false, d), 1);   // 576x7168, split 8: a 7-k-block slice
   EXPECT_EQ(swapab_default_stage_kblocks(8, 64, 2, 15, false, d), 1);
   EXPECT_EQ(swapab_default_stage_kblocks(8, 64, 2, 16, false, d), 2);
