@@ -48,7 +48,7 @@ const char* kMarkNames[kMarks] = {"entry",        "producer may load", "first ti
                                   "first slot back (producer)", "mid stage landed (wg0)",
                                   "mid stage issued (producer)", "mid stage wait begins (wg0)",
                                   "mid stage wgmma issued (wg0)", "mid stage released (wg0)",
-                                  "mid stage promoted (wg0)"};
+                                  "mid stage promoted (wg0)", "last consumer stored"};
 const char* kFloorMarkNames[kMarks] = {"entry", "first pass landed (thread 0)", "exit", "", "", "", "", "", "", "", "",
                                        "", "", "", "", "", "", ""};
 const char* kWarpMmaMarkNames[kMarks] = {"entry", "preceding grid done", "ring's first copies issued",

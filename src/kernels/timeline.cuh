@@ -11,7 +11,7 @@
 
 namespace blockfp8::detail {
 
-constexpr int kTimelineCtas = 1024, kTimelineMarks = 18;
+constexpr int kTimelineCtas = 1024, kTimelineMarks = 19;
 // A CTA's row: kTimelineMarks globaltimer stamps, kTimelineMarks clock64 stamps, then the SM it ran on
 // (%smid, written with mark 0): which SMs are late, run after run.
 constexpr int kTimelineRowWords = 2 * kTimelineMarks + 1;
