@@ -197,6 +197,12 @@ int main(int argc, char** argv) try {
   const int end_mark = floor_mode ? 1 : warpmma ? 5 : 4;
   std::vector<double> late_sum(size_t(sm_count), 0.0);
   std::vector<int> seen(size_t(sm_count), 0), in_last_quarter(size_t(sm_count), 0);
+  // The same per CTA (its row: the tile and K slice it owns, i.e. which bytes it reads), with the SMs it
+  // ran on: lateness that follows the CTA across placements is the data's, lateness that follows the
+  // SM is the hardware's.
+  std::vector<double> cta_late(size_t(kMaxCtas), 0.0);
+  std::vector<int> cta_seen(size_t(kMaxCtas), 0);
+  std::vector<std::vector<unsigned>> cta_sms(static_cast<size_t>(kMaxCtas));
   for (int rep = 0; rep < repeats; ++rep) {
     if (floor_mode)
       bench::time_graph(floor_call, order, 3, st);
@@ -204,14 +210,19 @@ int main(int argc, char** argv) try {
       bench::time_graph(call, order, 3, st);
     if (!read()) return 1;
     std::vector<std::pair<double, unsigned>> ends;  // (end - first entry, SM)
+    std::vector<std::pair<int, double>> cta_end;   // (CTA, end - first entry)
     for (int i : ctas) {
       const unsigned long long* r = &tl[size_t(i) * kRow];
       if (r[end_mark] == 0 || r[end_mark] < r[0] || r[2 * kMarks] >= unsigned(sm_count)) continue;
       ends.push_back({double(r[end_mark] - t0), unsigned(r[2 * kMarks])});
+      cta_end.push_back({i, double(r[end_mark] - t0)});
+      auto& sms = cta_sms[size_t(i)];
+      if (std::find(sms.begin(), sms.end(), unsigned(r[2 * kMarks])) == sms.end()) sms.push_back(unsigned(r[2 * kMarks]));
     }
     if (ends.empty()) continue;
     std::sort(ends.begin(), ends.end());
     const double median = ends[ends.size() / 2].first;
+    for (const auto& [i, e] : cta_end) cta_late[size_t(i)] += e - median, ++cta_seen[size_t(i)];
     for (size_t j = 0; j < ends.size(); ++j) {
       const unsigned sm = ends[j].second;
       late_sum[sm] += ends[j].first - median, ++seen[sm];
@@ -232,6 +243,13 @@ int main(int argc, char** argv) try {
     const int sm = mean[j].second;
     std::printf("  SM %3d  %+7.0f ns  %d of %d calls in the latest quarter (%d CTAs seen)\n", sm, mean[j].first,
                 in_last_quarter[size_t(sm)], repeats, seen[size_t(sm)]);
+  }
+  std::printf("\nper CTA (its row of the grid), ns after the median CTA (mean over the calls), and the SMs it ran on:\n");
+  for (int i = 0; i < kMaxCtas; ++i) {
+    if (!cta_seen[size_t(i)]) continue;
+    std::printf("  CTA %4d  %+7.0f ns  SMs", i, cta_late[size_t(i)] / cta_seen[size_t(i)]);
+    for (unsigned sm : cta_sms[size_t(i)]) std::printf(" %u", sm);
+    std::printf("\n");
   }
   return 0;
 } catch (const std::exception& e) {
