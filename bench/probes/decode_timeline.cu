@@ -12,7 +12,7 @@
 // and how often it was among the latest quarter: whether the same SMs are late from call to call.
 // bf16a: time blockfp8_gemm_bf16a from bf16 X (the fused kernel where it serves) instead of blockfp8_gemm.
 // With TIMELINE_CONFIG=NAME (a benchmark --config name, e.g. swapab_r16_t16_s1_w2_k4_p0) the fp8 call runs
-// that forced configuration instead of the dispatcher's.
+// that forced configuration instead of the dispatcher's; TIMELINE_LAST_COPY=c reads the call on weight copy c.
 // floor: the benchmark's fastest ldg floor candidate (chosen here as the benchmark chooses), whose
 // marks are entry, thread 0's first pass of loads landed, exit: what the decode kernels' start costs
 // beyond the DRAM latency and queueing that any reader of these bytes pays.
@@ -113,8 +113,12 @@ int main(int argc, char** argv) try {
                                  c.get(), n, BLOCKFP8_DTYPE_BF16, forced ? &cfg : nullptr, s);
     if (r != BLOCKFP8_SUCCESS) throw bench::CudaError(std::string("blockfp8 call: ") + blockfp8_status_string(r));
   };
+  // TIMELINE_LAST_COPY=c: the weight copy of the call whose stamps are read (default: the last, 15); the
+  // others rotate ahead of it. Whether a pattern by tile follows the weight's addresses.
+  const char* last_env = std::getenv("TIMELINE_LAST_COPY");
+  const int last_copy = last_env ? std::max(0, std::min(copies - 1, std::atoi(last_env))) : copies - 1;
   std::vector<int> order(copies);
-  for (int i = 0; i < copies; ++i) order[i] = i;
+  for (int i = 0; i < copies; ++i) order[i] = (last_copy + 1 + i) % copies;
   int dev;
   BENCH_CUDA(cudaGetDevice(&dev));
   int sm_count;
