@@ -118,7 +118,8 @@ int swapab_default_stage_kblocks(int token_tile, int weight_rows, int warpgroups
   // Only where measured: 64-row tiles of 32 tokens over slices of 17-28 k-blocks, 56-row tiles of 16.
   // (48-row 16-token tiles on paired rings lost 1.09-1.11x with one k-block: 12288, 24576, 36864x7168.)
   const bool one_kblock =
-      (token_tile == 32 && weight_rows == kSwapabRowsPerTile && kb_slice > kSwapabLongSliceKBlocks && kb_slice <= 28) ||
+      (token_tile == 32 && weight_rows == kSwapabRowsPerTile && kb_slice > kSwapabLongSliceKBlocks &&
+       kb_slice <= kSwapabThinStageMaxSliceKBlocks) ||
       (token_tile == 16 && weight_rows == 56);
   const bool wide_boxes = !one_kblock && 2 * weight_rows > kSwapabRowsPerTile && kb_slice >= kSwapabLongSliceKBlocks &&
                           !split_rounds && swapab_max_stages(token_tile, weight_rows, 2, kb_slice, dev) >= kSwapabDeepRingStages;

@@ -218,6 +218,9 @@ constexpr int kSwapabUsefulStages = 4;
 // ring would not hold `min_stages` of them.
 constexpr int kSwapabLongSliceKBlocks = 16;
 constexpr int kSwapabDeepRingStages = 6;
+// 64-row 32-token tiles take one-k-block stages over slices longer than kSwapabLongSliceKBlocks up to
+// this many k-blocks (measured there, s28 calls 6-7; swapab_default_stage_kblocks).
+constexpr int kSwapabThinStageMaxSliceKBlocks = 28;
 int swapab_default_stage_kblocks(int token_tile, int weight_rows, int warpgroups, int kb_slice, bool split_rounds,
                                  const DeviceInfo& dev);
 // Paired rings. Up to kSwapabPairedMaxTokenTile tokens, where a configuration's tiles need several
