@@ -212,6 +212,34 @@ int paired_candidate(int64_t m, int64_t n, int64_t kb_total, int token_tile, int
   return swapab_paired_stages(token_tile, weight_rows, d.kblocks, d.kb_slice, warpgroups, dev);
 }
 
+// The ring depth the dispatcher takes for cfg: its ring (cfg.stages, or the default one) within
+// kSwapabRingWeightBytesPerSm of weight in flight an SM, shared by the CTAs that stream on one SM, where a
+// CTA's whole stream (its rounds of tiles times its K slice) is at most kSwapabRingCapMaxStreamKBlocks;
+// never so shallow that more CTAs would fit an SM than on the ring it replaces (the cost model and the
+// grid count on that number). cfg.stages where nothing changes.
+int weight_budget_stages(int64_t m, int64_t n, int64_t kb_total, const blockfp8_config_t& cfg, const DeviceInfo& dev) {
+  const DefaultShape d(m, n, kb_total, cfg.token_tile, cfg.weight_rows, cfg.split_k, dev, cfg.warpgroups);
+  const int stages = cfg.stages ? cfg.stages
+                                : swapab_default_stages(cfg.token_tile, cfg.weight_rows, d.kblocks, d.kb_slice,
+                                                        cfg.warpgroups, dev);
+  auto ctas_at = [&](int s) {
+    return swapab_ctas_per_sm(cfg.token_tile, cfg.warpgroups,
+                              swapab_smem_bytes(cfg.token_tile, cfg.weight_rows, d.kblocks, s, d.kb_slice), dev);
+  };
+  const int ctas = ctas_at(stages);
+  const int64_t capacity = int64_t(cluster_capacity(cfg.split_k, dev)) * ctas;
+  const int64_t tiles = decode_tiles(m, n, cfg.token_tile, cfg.weight_rows);
+  if (capacity <= 0 || ceil_div(tiles, capacity) * d.kb_slice > kSwapabRingCapMaxStreamKBlocks) return cfg.stages;
+  const int sharing =
+      std::max(1, std::min(ctas, ceil_div(std::min(tiles, capacity) * cfg.split_k, dev.sm_count)));
+  const int stage_weight = d.kblocks * cfg.weight_rows * 128;
+  int capped = std::max(swapab_min_stages(cfg.token_tile, cfg.warpgroups),
+                        kSwapabRingWeightBytesPerSm / sharing / stage_weight);
+  if (cfg.stages) capped = std::max(capped, kSwapabUsefulStages);  // a paired ring stays a useful one
+  while (capped < stages && ctas_at(capped) > ctas) ++capped;
+  return capped < stages ? capped : cfg.stages;
+}
+
 // Tiles across b_scale blocks (heights 40-56) where they measured no slower: token tiles up to 32
 // (at 64 tokens the promotion's two products a row cost 1.03-1.07x on four 7168-row weights) and K
 // slices of 12+ k-blocks (s22 call 4, the dispatcher's picks against main's: 1.10-1.14x on 3072x1536
@@ -492,6 +520,7 @@ blockfp8_config_t choose_swapab_config(int64_t m, int64_t n, int64_t k, const De
       }
     }
   }
+  cfg.stages = weight_budget_stages(m, n, kb_total, cfg, dev);
   return cfg;
 }
 

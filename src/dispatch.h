@@ -211,6 +211,17 @@ int swapab_ctas_per_sm(int token_tile, int warpgroups, int smem_bytes, const Dev
 // A ring shallower than this starves the TMA engine (bench/results: 7168x16384 at M = 128 on a
 // 1-stage ring ran 1.8x slower than before); the dispatcher takes one only when nothing deeper runs.
 constexpr int kSwapabUsefulStages = 4;
+// The dispatcher's rings hold no more than this much weight in flight an SM where a CTA's whole stream
+// (rounds of tiles x K slice) is at most kSwapabRingCapMaxStreamKBlocks k-blocks (weight_budget_stages,
+// dispatch.cpp; the CTAs an SM unchanged). A ring that holds most of a short stream asks for it all at
+// once, and its first stages then land later than on a ring of about 96 KB. Measured (s29 calls 1-2:
+// every TMA-kernel pick at M = 16, 32, 64 with 9 or more stages against the same configuration at about
+// 0.5, 0.65 and 0.8 of its stages, three shuffled rounds): 16 tokens 0.95-0.99x (2112x7168 10 -> 6
+// stages 0.970x, 4096x7168 0.969x, 4608x7168 on paired rings 0.963x, 6144x7168 0.950-0.969x, 7168x4096
+// and 7168x4608 0.968-0.970x); 32 tokens 0.98-0.99x; 64-token rings are already within it. Streams of
+// 128 k-blocks and more lost (7168x16384 1.005-1.015x, 7168x18432 1.016-1.028x): they need the depth.
+constexpr int kSwapabRingWeightBytesPerSm = 96 * 1024;
+constexpr int kSwapabRingCapMaxStreamKBlocks = 96;
 // K-blocks per stage when the caller leaves it to us: weight boxes of about 8 KB (one k-block of a
 // 64-row tile, four of a 16-row one: measured best), but two k-blocks (16 KB) for 64-row tiles with
 // K slices of 16 k-blocks or more, where that ring still holds kSwapabDeepRingStages stages and the

@@ -699,3 +699,41 @@ TEST(Dispatch, StraddlingTilesWhereTheyMeasuredFaster) {
 }
 
 }  // namespace
+
+// The dispatcher's rings over short streams hold at most kSwapabRingWeightBytesPerSm of weight an SM, with
+// the CTAs an SM the deeper ring had; long streams keep their depth (s29 calls 1-2).
+TEST(Dispatch, RingsOverShortStreamsKeepTheWeightBudget) {
+  const DeviceInfo d = h200();
+  auto checked = [&](int64_t m, int64_t n, int64_t k) {
+    blockfp8_config_t c = choose_swapab_config(m, n, k, d);
+    EXPECT_EQ(check_config(c, m, n, k, d), BLOCKFP8_SUCCESS) << n << "x" << k << " M=" << m;
+    return c;
+  };
+  auto ctas = [&](const blockfp8_config_t& c, int64_t k, int stages) {
+    return swapab_ctas_per_sm(c.token_tile, c.warpgroups,
+                              swapab_smem_bytes(c.token_tile, c.weight_rows, c.stage_kblocks, stages,
+                                                swapab_kb_slice(int(k / 128), c.split_k)),
+                              d);
+  };
+  // The primary shape at 16 tokens: 10 stages of two 64-row k-blocks (the whole 19-k-block slice) -> 6,
+  // still one CTA an SM (5 would let two share one: 1.028x, call 2).
+  const blockfp8_config_t p16 = checked(16, 2112, 7168);
+  EXPECT_EQ(p16.stages, 6);
+  EXPECT_LE(p16.stages * p16.stage_kblocks * p16.weight_rows * 128, kSwapabRingWeightBytesPerSm);
+  EXPECT_EQ(ctas(p16, 7168, p16.stages), 1);
+  EXPECT_EQ(checked(32, 2112, 7168).stages, 12);  // one-k-block stages of 8 KB
+  // Paired rings share the budget: 4608x7168 at 16 tokens, two CTAs an SM, 10 -> 6 stages of 8 KB.
+  const blockfp8_config_t paired = checked(16, 4608, 7168);
+  EXPECT_EQ(paired.stages, 6);
+  EXPECT_EQ(ctas(paired, 7168, paired.stages), 2);
+  // Long streams keep their rings: 7168x16384 and 7168x18432 unsplit (128 and 144 k-blocks) their deep
+  // default ones, 24576x7168 at 16 tokens (two rounds of 56-k-block slices) its paired 5 stages.
+  for (const auto& [n, k] : {std::pair<int64_t, int64_t>{7168, 16384}, {7168, 18432}}) {
+    const blockfp8_config_t c = checked(16, n, k);
+    EXPECT_EQ(c.stages, swapab_default_stages(c.token_tile, c.weight_rows, c.stage_kblocks,
+                                              swapab_kb_slice(int(k / 128), c.split_k), c.warpgroups, d))
+        << n << "x" << k;
+    EXPECT_GT(c.stages * c.stage_kblocks * c.weight_rows * 128, kSwapabRingWeightBytesPerSm) << n << "x" << k;
+  }
+  EXPECT_EQ(checked(16, 24576, 7168).stages, 5);
+}
