@@ -263,13 +263,14 @@ bool straddle_pays(int64_t n, int64_t k, int token_tile, int rows, int kb_slice)
   return token_tile <= kSwapabStraddleMaxTokenTile && kb_slice >= kSwapabStraddleMinSlice;
 }
 
-// Whether a full-ring decode configuration leaves SMs idle: its CTAs take several rounds, or one
-// round on fewer than three quarters of the SMs (2112x7168's 99 CTAs of 132 do not count: paired
-// rings measured slower there).
+// Whether a full-ring decode configuration leaves SMs idle: its CTAs take several rounds, or one round
+// on fewer than three quarters of the SMs over K slices of kSwapabPairedFewCtasMinSlice or more
+// (2112x7168's 99 CTAs of 132 do not count: paired rings measured slower there).
 bool leaves_sms_idle(int64_t m, int64_t n, int64_t kb_total, const blockfp8_config_t& cfg, const DeviceInfo& dev) {
   const int64_t tiles = decode_tiles(m, n, cfg.token_tile, cfg.weight_rows);
   return tiles > round_capacity(m, n, kb_total, cfg.token_tile, cfg.weight_rows, cfg.split_k, dev) ||
-         4 * tiles * cfg.split_k < 3 * int64_t(dev.sm_count);
+         (4 * tiles * cfg.split_k < 3 * int64_t(dev.sm_count) &&
+          swapab_kb_slice(int(kb_total), cfg.split_k) >= kSwapabPairedFewCtasMinSlice);
 }
 
 }  // namespace

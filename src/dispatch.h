@@ -246,6 +246,12 @@ int swapab_default_stage_kblocks(int token_tile, int weight_rows, int warpgroups
 // 4608x7168, 9216x7168, 12288x7168, 36864x7168, 12288x1536 and 24576x1536; 1.01-1.015x on 3072x7168
 // (s8 call 1, bench/results/logs/2026-11-30-s8-ab/call1).
 constexpr int kSwapabPairedMaxTokenTile = 32;
+// Paired rings where one round of full rings leaves a quarter of the SMs idle (the seventh session's
+// rule), only where those full rings' K slices are this long. Full rings against paired ones at such
+// points (s29 calls 4-6, three shuffled rounds): 14- and 28-k-block slices were faster on full rings
+// (1536x7168 split 4 at M = 24-32 0.938x split 8; 3072x7168 split 2 at M = 16-32 0.90-0.98x; 6144x1536
+// unsplit at M = 24 0.985x), 56-k-block ones on paired rings (6144x7168 unsplit 1.02-1.06x at M = 8-32).
+constexpr int kSwapabPairedFewCtasMinSlice = 32;
 // The paired ring of a configuration, or 0 where two CTAs cannot share an SM on a useful ring.
 int swapab_paired_stages(int token_tile, int weight_rows, int kblocks, int kb_slice, int warpgroups,
                          const DeviceInfo& dev);

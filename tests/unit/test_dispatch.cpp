@@ -737,3 +737,23 @@ TEST(Dispatch, RingsOverShortStreamsKeepTheWeightBudget) {
   }
   EXPECT_EQ(checked(16, 24576, 7168).stages, 5);
 }
+
+// Paired rings where one round of full rings leaves a quarter of the SMs idle only over full-ring slices
+// of kSwapabPairedFewCtasMinSlice k-blocks or more (s29 calls 4-6).
+TEST(Dispatch, PairedRingsWhereFullRingSlicesAreLong) {
+  const DeviceInfo d = h200();
+  const blockfp8_config_t short_slices = choose_swapab_config(32, 1536, 7168, d);  // 96 CTAs, 14 k-blocks
+  EXPECT_EQ(short_slices.split_k, 4);
+  EXPECT_EQ(short_slices.weight_rows, 64);
+  EXPECT_EQ(choose_swapab_config(24, 3072, 7168, d).split_k, 2);  // 96 CTAs, 28 k-blocks
+  const blockfp8_config_t long_slices = choose_swapab_config(16, 6144, 7168, d);  // full: 96 CTAs, 56 k-blocks
+  EXPECT_EQ(long_slices.weight_rows, 48);
+  EXPECT_EQ(long_slices.split_k, 2);
+  blockfp8_config_t c = long_slices;
+  ASSERT_EQ(check_config(c, 16, 6144, 7168, d), BLOCKFP8_SUCCESS);
+  EXPECT_EQ(swapab_ctas_per_sm(c.token_tile, c.warpgroups,
+                               swapab_smem_bytes(c.token_tile, c.weight_rows, c.stage_kblocks, c.stages,
+                                                 swapab_kb_slice(56, c.split_k)),
+                               d),
+            2);
+}
