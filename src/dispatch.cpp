@@ -414,6 +414,7 @@ blockfp8_config_t choose_warpmma_config(int64_t m, int64_t n, int64_t k, const D
   };
   for (const int rows : {32, 16}) {
     const int64_t strips = strip_ctas(n, rows, 1);
+    if (rows == 16 && m > kWarpMmaThinPartialRoundMaxM && 4 * strips < 3 * sms) continue;
     if (strips <= sms && 3 * strips >= 2 * sms) return take(rows, 1);
   }
   // Too few strips of 16 for a round: K split over a cluster, the largest split that keeps one round

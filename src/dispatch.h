@@ -358,7 +358,8 @@ int warpmma_default_kblocks(int token_tile, int weight_rows);
 // Three cases, each measured against the TMA decode kernel (cold):
 // - One round: strips of 32 (else 16) rows fill two thirds of the SMs to all of them, one CTA an SM
 //   (s11 call 2, M = 1 / 8: 2112x7168 0.81 / 0.98x, 4096x7168 0.89 / 0.99x, 3072x1536 0.78 / 0.85x,
-//   4096x512 0.66 / 0.69x, 1536x7168 0.85 / 1.05x).
+//   4096x512 0.66 / 0.69x, 1536x7168 0.85 / 1.05x); 16-row strips on under three quarters of them only up
+//   to kWarpMmaThinPartialRoundMaxM tokens.
 // - Too few strips of 16 (576x7168: 36): K split over clusters of up to kWarpMmaMaxSplit, the largest
 //   split that keeps one round (s14 call 4: split 3, 0.86-0.96x at M = 1-8).
 // - More than 1.25 rounds of strips of 32, at M <= kWarpMmaManyStripsMaxM (M <= 8 where K <=
@@ -376,6 +377,13 @@ constexpr int64_t kWarpMmaManyStripsShortK = 1536;
 constexpr int kWarpMmaMaxSplit = 4;
 // From this many tokens the 16-row strips run a ring of 2 k-blocks, not 4 (choose_warpmma_config).
 constexpr int kWarpMmaShortRingM = 7;
+// One round of 16-row strips on under three quarters of the SMs serves at most this many tokens; from
+// there each strip's token re-reads (M rows a 16-row strip) cost more than the TMA kernel's split. Forced
+// against it (s29 call 12, three shuffled rounds; the TMA kernel on its 96 KB rings): 1536x7168 (96 strips)
+// TMA 0.958 / 0.942 / 0.938x at M = 6 / 7 / 8, warp MMA at 4 (TMA 1.042x); with every SM a strip
+// (2112x7168, 132) warp MMA at M = 5-7 (TMA 1.008-1.045x), 0.983x at 8 (s11 call 2 had 1536x7168 at
+// 1.05x at M = 8 already).
+constexpr int kWarpMmaThinPartialRoundMaxM = 5;
 blockfp8_config_t choose_warpmma_config(int64_t m, int64_t n, int64_t k, const DeviceInfo& dev);
 // The TMA decode kernel's configuration (the cost model over splits and tile heights).
 blockfp8_config_t choose_swapab_config(int64_t m, int64_t n, int64_t k, const DeviceInfo& dev);
