@@ -214,7 +214,10 @@ constexpr int kSwapabUsefulStages = 4;
 // The dispatcher's rings hold no more than this much weight in flight an SM where a CTA's whole stream
 // (rounds of tiles x K slice) is at most kSwapabRingCapMaxStreamKBlocks k-blocks (weight_budget_stages,
 // dispatch.cpp; the CTAs an SM unchanged). A ring that holds most of a short stream asks for it all at
-// once, and its first stages then land later than on a ring of about 96 KB. Measured (s29 calls 1-2:
+// once; the timelines (s29 call 10) show the cost: on one CTA an SM the clusters launched late in the
+// cascade wait behind the early ones' requests (the latest CTA's math ends 1.18 us after the median on
+// 2112x7168 at M = 16, 0.86 on 6 stages), and on paired rings the first stage lands 0.4-1.2 us later.
+// Interleaved (call 3): the 58 moved benchmark points 0.955-1.008x, geometric mean 0.983x. Measured (s29 calls 1-2:
 // every TMA-kernel pick at M = 16, 32, 64 with 9 or more stages against the same configuration at about
 // 0.5, 0.65 and 0.8 of its stages, three shuffled rounds): 16 tokens 0.95-0.99x (2112x7168 10 -> 6
 // stages 0.970x, 4096x7168 0.969x, 4608x7168 on paired rings 0.963x, 6144x7168 0.950-0.969x, 7168x4096

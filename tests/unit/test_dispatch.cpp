@@ -262,8 +262,8 @@ TEST(Dispatch, OwnerSumRules) {
 // strips of 16, K split over the largest cluster that keeps one round (576x7168: split 3); well over a
 // round of strips of 32 at M <= 4, M <= 8 where K <= 1536 (s14 calls 4 and 6), except the two shapes
 // measured slower by name and 4608x7168, just over one round (144 strips); 16-row strips on under three
-// quarters of the SMs (1536x7168: 96) only up to kWarpMmaThinPartialRoundMaxM (s29 call 12). Nowhere at M > 8, nor where
-// the tiled kernel takes short, very wide weights (32768x512 at every M; s25 calls 3 and 9).
+// quarters of the SMs (1536x7168: 96) only up to kWarpMmaThinPartialRoundMaxM (s29 call 12). Nowhere at
+// M > 8, nor where the tiled kernel takes short, very wide weights (32768x512 at every M; s25 calls 3, 9).
 TEST(Dispatch, WarpMmaTakesWhereItMeasuredFaster) {
   const DeviceInfo d = h200();
   struct Want {
@@ -272,8 +272,8 @@ TEST(Dispatch, WarpMmaTakesWhereItMeasuredFaster) {
     int split;
     int64_t max_m;  // the largest M it takes
   };
-  for (const Want w : {Want{2112, 7168, 16, 1, 8}, Want{1536, 7168, 16, 1, kWarpMmaThinPartialRoundMaxM}, Want{4096, 7168, 32, 1, 8},
-                       Want{3072, 1536, 32, 1, 8}, Want{4096, 512, 32, 1, 8}, Want{576, 7168, 16, 3, 8},
+  for (const Want w : {Want{2112, 7168, 16, 1, 8}, Want{1536, 7168, 16, 1, kWarpMmaThinPartialRoundMaxM},
+                       Want{4096, 7168, 32, 1, 8}, Want{3072, 1536, 32, 1, 8}, Want{4096, 512, 32, 1, 8}, Want{576, 7168, 16, 3, 8},
                        Want{4608, 7168, 0, 0, 0}, Want{7168, 2048, 32, 1, 4}, Want{7168, 16384, 32, 1, 4},
                        Want{36864, 7168, 32, 1, 4}, Want{32768, 512, 0, 0, 0}, Want{16384, 512, 0, 0, 0},
                        Want{12288, 1536, 0, 0, 0}, Want{800, 7168, 16, 2, 8}}) {
@@ -699,8 +699,6 @@ TEST(Dispatch, StraddlingTilesWhereTheyMeasuredFaster) {
   EXPECT_EQ(swapab_fused_stages(f, 1, 2112, 1024, d), 0);
 }
 
-}  // namespace
-
 // The dispatcher's rings over short streams hold at most kSwapabRingWeightBytesPerSm of weight an SM, with
 // the CTAs an SM the deeper ring had; long streams keep their depth (s29 calls 1-2).
 TEST(Dispatch, RingsOverShortStreamsKeepTheWeightBudget) {
@@ -758,3 +756,5 @@ TEST(Dispatch, PairedRingsWhereFullRingSlicesAreLong) {
                                d),
             2);
 }
+
+}  // namespace
