@@ -49,9 +49,16 @@ constexpr int kRedPitch = kSwapabRedPitch;
 
 #ifdef BLOCKFP8_TIMELINE
 __device__ TimelineRows g_timeline;  // kernels/timeline.cuh; read by read_timeline
-// Mark 18: the CTA's last consumer thread past its stores of the first tile (a count per CTA, reset at
-// entry): how long the exit barrier then waits for the other ranks.
+// Mark 18: the CTA's last consumer thread past its stores of the first tile: how long the exit barrier then
+// waits for the other ranks. A count per CTA slot that every call adds kConsumers to and is never reset, the
+// last of a call's arrivals the one that makes it a multiple: a reset at entry raced, under PDL, with the
+// previous call's CTA of the same slot still counting (the next call's stores wait for that call to end, so
+// two calls' arrivals never interleave).
 __device__ unsigned g_stored_count[kTimelineCtas];
+template <int kConsumers>
+__device__ __forceinline__ bool last_to_store() {
+  return blockIdx.x < kTimelineCtas && atomicAdd(&g_stored_count[blockIdx.x], 1u) % kConsumers == kConsumers - 1;
+}
 #endif
 
 struct Params {
@@ -948,9 +955,6 @@ __global__ void __launch_bounds__(kCtaThreads<W>, 1) __maxnreg__((kMaxRegs<TN, W
   uint64_t* scales_landed = reinterpret_cast<uint64_t*>(scales) - 1;
 
   BLOCKFP8_MARK(0, tid == 0);  // entry
-#ifdef BLOCKFP8_TIMELINE
-  if (tid == 0 && blockIdx.x < kTimelineCtas) g_stored_count[blockIdx.x] = 0;  // before __syncthreads below
-#endif
   // The TMA descriptors first: their fetch overlaps the barrier set-up instead of delaying the first
   // load (the timeline put 1.4 us between "may load" and the first stage landing).
   if (warp == kConsumers / 32 && lane == 0) {
@@ -1104,7 +1108,7 @@ __global__ void __launch_bounds__(kCtaThreads<W>, 1) __maxnreg__((kMaxRegs<TN, W
         BLOCKFP8_MARK(5, tid == 0 && j == 0);
         owner_sum_store<TN>(acc, exchange0, exchange1, red, inbox_full, p, o, rank, tid);
         BLOCKFP8_MARK(6, tid == 0 && j == 0);  // stored (rank 0) or pushed
-        BLOCKFP8_MARK(18, j == 0 && blockIdx.x < kTimelineCtas && atomicAdd(&g_stored_count[blockIdx.x], 1u) == kConsumers - 1);
+        BLOCKFP8_MARK(18, j == 0 && last_to_store<kConsumers>());
         break;
       }
       park<TN, W>(tile_red, acc, tid, p.rows);
@@ -1127,7 +1131,7 @@ __global__ void __launch_bounds__(kCtaThreads<W>, 1) __maxnreg__((kMaxRegs<TN, W
       else
         reduce_store<TN>(tile_red, p, o, rank, tid, kConsumers);
       BLOCKFP8_MARK(6, tid == 0 && j == 0);  // stored
-      BLOCKFP8_MARK(18, j == 0 && blockIdx.x < kTimelineCtas && atomicAdd(&g_stored_count[blockIdx.x], 1u) == kConsumers - 1);
+      BLOCKFP8_MARK(18, j == 0 && last_to_store<kConsumers>());
     }
   }
   // Relaxed: this barrier only keeps each CTA's shared memory alive until the other ranks have read
