@@ -185,11 +185,17 @@ bool runnable(int64_t m, int64_t n, int64_t kb_total, int token_tile, int weight
 
 // CTAs of a decode configuration (default shape; stages 0: the default ring) that share one SM.
 int ctas_per_sm(int64_t m, int64_t n, int64_t kb_total, int token_tile, int weight_rows, int split,
-                const DeviceInfo& dev, int stages = 0) {
-  const DefaultShape d(m, n, kb_total, token_tile, weight_rows, split, dev);
+                const DeviceInfo& dev, int stages = 0, int warpgroups = kSwapabDefaultWarpgroups) {
+  const DefaultShape d(m, n, kb_total, token_tile, weight_rows, split, dev, warpgroups);
   if (stages == 0) stages = swapab_default_stages(token_tile, weight_rows, d.kblocks, d.kb_slice, d.warpgroups, dev);
   return swapab_ctas_per_sm(token_tile, d.warpgroups,
                             swapab_smem_bytes(token_tile, weight_rows, d.kblocks, stages, d.kb_slice), dev);
+}
+
+// The CTAs that stream side by side on the busiest SM, where a round of `capacity` tiles (per_sm CTAs an
+// SM) runs `tiles` tiles split `split` ways: they share its bandwidth.
+int64_t streams_per_sm(int64_t tiles, int64_t capacity, int split, int per_sm, const DeviceInfo& dev) {
+  return std::min<int64_t>(per_sm, ceil_div(std::min(tiles, capacity) * split, dev.sm_count));
 }
 
 // Tiles one round of the persistent grid takes: the clusters the device holds at once, times the CTAs
@@ -223,18 +229,16 @@ int weight_budget_stages(int64_t m, int64_t n, int64_t kb_total, const blockfp8_
                                 : swapab_default_stages(cfg.token_tile, cfg.weight_rows, d.kblocks, d.kb_slice,
                                                         cfg.warpgroups, dev);
   auto ctas_at = [&](int s) {
-    return swapab_ctas_per_sm(cfg.token_tile, cfg.warpgroups,
-                              swapab_smem_bytes(cfg.token_tile, cfg.weight_rows, d.kblocks, s, d.kb_slice), dev);
+    return ctas_per_sm(m, n, kb_total, cfg.token_tile, cfg.weight_rows, cfg.split_k, dev, s, cfg.warpgroups);
   };
   const int ctas = ctas_at(stages);
   const int64_t capacity = int64_t(cluster_capacity(cfg.split_k, dev)) * ctas;
   const int64_t tiles = decode_tiles(m, n, cfg.token_tile, cfg.weight_rows);
   if (capacity <= 0 || ceil_div(tiles, capacity) * d.kb_slice > kSwapabRingCapMaxStreamKBlocks) return cfg.stages;
-  const int sharing =
-      std::max(1, std::min(ctas, ceil_div(std::min(tiles, capacity) * cfg.split_k, dev.sm_count)));
+  const int64_t sharing = streams_per_sm(tiles, capacity, cfg.split_k, ctas, dev);
   const int stage_weight = d.kblocks * cfg.weight_rows * 128;
   int capped = std::max(swapab_min_stages(cfg.token_tile, cfg.warpgroups),
-                        kSwapabRingWeightBytesPerSm / sharing / stage_weight);
+                        int(kSwapabRingWeightBytesPerSm / sharing / stage_weight));
   if (cfg.stages) capped = std::max(capped, kSwapabUsefulStages);  // a paired ring stays a useful one
   while (capped < stages && ctas_at(capped) > ctas) ++capped;
   return capped < stages ? capped : cfg.stages;
@@ -368,8 +372,7 @@ double swapab_cost_ns(int64_t m, int64_t n, int64_t k, int token_tile, int weigh
   // The kernel is persistent: each cluster walks tiles cap apart, so the busiest SM streams
   // `rounds` tiles' K slices back to back without draining its pipeline in between.
   const int64_t rounds = (tiles + cap - 1) / cap;
-  // CTAs streaming side by side on the busiest SM share its bandwidth.
-  const int64_t sharing = std::min<int64_t>(per_sm, ceil_div(std::min(tiles, cap) * split_k, dev.sm_count));
+  const int64_t sharing = streams_per_sm(tiles, cap, split_k, per_sm, dev);
   const int kb_slice = swapab_kb_slice(k / 128, split_k);
   // Per k-block an SM reads weight_rows weight rows from HBM and the token tile's rows that exist
   // (TMA fills rows past M with zeros without reading them) from L2, where every CTA of the K slice

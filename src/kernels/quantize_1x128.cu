@@ -63,7 +63,8 @@ namespace blockfp8::detail {
 namespace {
 
 constexpr int kThreads = 256;
-constexpr int kSmallGridItems = 64;  // at most this many items: CTAs of 128 threads
+constexpr int kSmallGridItems = 64;  // at most this many items: CTAs of kSmallGridWarps warps
+constexpr int kSmallGridWarps = 4;
 // At most this many items (M <= 146 at K = 7168: one wave of CTAs): one NaN/inf vote an item, not a
 // group (kItemVote, in the kernel).
 constexpr int64_t kItemVoteMaxItems = 1024;
@@ -250,7 +251,7 @@ cudaError_t launch_warps(const Params& prm, bool ue8m0, cudaStream_t stream) {
 
 template <class T, int U, bool kVec>
 cudaError_t launch_typed(const Params& prm, bool ue8m0, cudaStream_t stream) {
-  if (prm.items <= kSmallGridItems) return launch_warps<T, U, kVec, kThreads / 64, true>(prm, ue8m0, stream);
+  if (prm.items <= kSmallGridItems) return launch_warps<T, U, kVec, kSmallGridWarps, true>(prm, ue8m0, stream);
   if (prm.items <= kItemVoteMaxItems) return launch_warps<T, U, kVec, kThreads / 32, true>(prm, ue8m0, stream);
   return launch_warps<T, U, kVec, kThreads / 32, false>(prm, ue8m0, stream);
 }
