@@ -581,7 +581,7 @@ TEST_F(FusedTest, CudaGraphReplay) {
 }
 
 // Calls back to back on one stream sharing one workspace, each with its own X, eagerly and as one
-// captured graph: the quantiser of call j + 1 (launched with PDL on weights up to 16 MiB,
+// captured graph: the quantiser of call j + 1 (launched with PDL at up to 64 tokens on weights under 16 MiB,
 // bf16a_quantizer_pdl) rewrites the workspace that call j's GEMM reads, so it must wait for that GEMM
 // to finish. Every call's output must be bitwise its own reference.
 TEST_F(FusedTest, BackToBackCallsShareTheWorkspace) {

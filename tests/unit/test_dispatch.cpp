@@ -760,13 +760,15 @@ TEST(Dispatch, PairedRingsWhereFullRingSlicesAreLong) {
 
 }  // namespace
 
-// The bf16a path's quantiser goes out with PDL only on the weights where that measured faster (s30
-// call 6: up to 16 MiB, 0.90-0.99x at 29 of 30 points; 29 MiB and more 0.96-1.10x).
-TEST(Dispatch, Bf16aQuantizerPdlOnSmallWeights) {
+// The bf16a path's quantiser goes out with PDL only where that measured faster (s30 calls 6-8: up to 64
+// tokens on weights under 16 MiB; larger weights, 16 MiB ones and M = 128-256 lost).
+TEST(Dispatch, Bf16aQuantizerPdlOnSmallWeightsAtFewTokens) {
   for (auto nk : {std::pair<int64_t, int64_t>{2112, 7168}, {1536, 7168}, {576, 7168}, {3072, 1536}, {7168, 2048}})
-    EXPECT_TRUE(bf16a_quantizer_pdl(nk.first, nk.second)) << nk.first << "x" << nk.second;
-  for (auto nk : {std::pair<int64_t, int64_t>{4096, 7168}, {4608, 7168}, {12288, 7168}, {7168, 16384}})
-    EXPECT_FALSE(bf16a_quantizer_pdl(nk.first, nk.second)) << nk.first << "x" << nk.second;
-  EXPECT_TRUE(bf16a_quantizer_pdl(4096, 4096));   // exactly 16 MiB
-  EXPECT_FALSE(bf16a_quantizer_pdl(4096, 4097));  // one byte a row more
+    for (int64_t m : {1, 2, 16, 64}) EXPECT_TRUE(bf16a_quantizer_pdl(m, nk.first, nk.second)) << nk.first << "x" << nk.second;
+  for (auto nk : {std::pair<int64_t, int64_t>{4096, 7168}, {4608, 7168}, {12288, 7168}, {7168, 16384}, {32768, 512}})
+    EXPECT_FALSE(bf16a_quantizer_pdl(16, nk.first, nk.second)) << nk.first << "x" << nk.second;
+  EXPECT_FALSE(bf16a_quantizer_pdl(65, 2112, 7168));
+  EXPECT_FALSE(bf16a_quantizer_pdl(256, 576, 7168));
+  EXPECT_TRUE(bf16a_quantizer_pdl(64, 4096, 4095));   // just under 16 MiB
+  EXPECT_FALSE(bf16a_quantizer_pdl(64, 4096, 4096));  // 16 MiB
 }
