@@ -6,9 +6,10 @@
 set -u
 rm -rf tl1 && tar -xJf build-carry/s30c1.tar.xz
 R=$OUT/run; mkdir -p $R; T=tl1/decode_timeline
-tl() { timeout 60 $T "$@" > $R/$(echo "$@" | tr ' ' '_').txt 2>&1; }
+tl() { timeout 60 $T "$@" > $R/${PRE:-}$(echo "$@" | tr ' ' '_').txt 2>&1; }
 nvidia-smi --query-gpu=name,clocks.sm,clocks.mem,power.draw,temperature.gpu --format=csv > $R/gpu.txt
 for rep in 1 2; do
+  export PRE=r${rep}_
   tl 2112 7168 128
   tl 2112 7168 256
   tl 7168 2304 256
@@ -16,6 +17,7 @@ for rep in 1 2; do
   tl 2112 7168 1 bf16a
   tl 2112 7168 16
 done
-BLOCKFP8_PDL=0 tl 2112 7168 256
+BLOCKFP8_PDL=0 PRE=nopdl_ tl 2112 7168 256
+unset PRE
 for f in $R/*.txt; do echo "== $(basename $f)"; head -40 $f; done
 tar -C $OUT -czf $OUT/run.tgz run && rm -rf $R
