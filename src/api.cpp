@@ -237,7 +237,7 @@ BLOCKFP8_API blockfp8_status_t blockfp8_gemm_bf16a(int64_t m, int64_t n, int64_t
   q.x_q = workspace, q.ldq = k;
   q.scales = reinterpret_cast<float*>(static_cast<uint8_t*>(workspace) + plan.scales_offset);
   q.scale_stride_m = plan.scale_stride_m, q.scale_stride_k = plan.scale_stride_k;
-  if ((st = launch_quantize_1x128(q, stream)) != BLOCKFP8_SUCCESS) return st;
+  if ((st = launch_quantize_1x128(q, stream, bf16a_quantizer_pdl(m, n, k))) != BLOCKFP8_SUCCESS) return st;
   p.a = q.x_q, p.lda = k, p.a_scale = q.scales;
   p.a_scale_stride_m = plan.scale_stride_m, p.a_scale_stride_k = plan.scale_stride_k;
   // The quantiser lets this launch start early (launch_dependents): the GEMM's prologue overlaps it.

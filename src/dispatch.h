@@ -194,6 +194,22 @@ constexpr int kSwapabFusedMaxTokenTile = 32;
 // (19 / 38 / 76 groups) 0.98 / 1.01 / 1.06; 576x7168 M = 1 / 4 / 8 (7 / 28 / 56) 0.89 / 0.94 / 1.00;
 // 7168x2048 M = 1 / 2 / 4 (16 / 32 / 64) 0.95 / 0.99 / 1.01).
 constexpr int kSwapabFusedMaxGroups = 40;
+// blockfp8_gemm_bf16a's two launches: the quantiser goes out with programmatic dependent launch (its
+// CTAs may be resident while the preceding kernel finishes; they wait for it with griddepcontrol.wait
+// before touching X, X_q or the scales) at up to kBf16aQuantizerPdlMaxM tokens on weights under
+// kBf16aQuantizerPdlWeightBytes. Against the quantiser launched plainly (2ec8aa6 / 67a858e):
+// - M = 2-64, interleaved (s30 calls 6-7): weights up to 15 MB 0.90-0.99x at 29 of 30 points, geometric
+//   mean 0.967 (2112x7168 0.93-0.95 at M = 2-32; 576x7168 at M = 16 1.04); 29 MB and more 0.96-1.10x,
+//   geometric mean 1.004 (4096x7168 and 4608x7168 at M = 64 1.06-1.10, 12288x7168 1.01-1.05);
+// - the whole benchmark (s30 call 8 against s29 call 15): weights under 16 MiB 0.88-1.00x at M = 1-64
+//   but 0.93-1.09x at M = 128 and 0.97-1.13x at M = 256, and 32768x512 (16 MiB) 1.00-1.08x at M = 16-64.
+// Why more tokens or larger weights lose is not measured. The standalone blockfp8_quantize_1x128 does
+// not know its consumer and keeps the plain launch.
+constexpr int64_t kBf16aQuantizerPdlMaxM = 64;
+constexpr int64_t kBf16aQuantizerPdlWeightBytes = int64_t(16) << 20;
+constexpr bool bf16a_quantizer_pdl(int64_t m, int64_t n, int64_t k) {
+  return m <= kBf16aQuantizerPdlMaxM && n * k < kBf16aQuantizerPdlWeightBytes;
+}
 // Up to this many tokens a math warpgroup keeps the next k-block's wgmma in flight while it promotes
 // the previous one, so it holds two stages at a time.
 constexpr int kSwapabMaxPipelinedTokenTile = 64;

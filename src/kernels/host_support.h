@@ -31,9 +31,10 @@ int env_int(const char* var, int fallback);
 // diagnostic switch for measuring what it is worth).
 bool pdl_enabled();
 
-// A GEMM kernel's launch: `grid` CTAs with programmatic dependent launch (pdl_enabled: the kernel may
-// start while the preceding one in the stream finishes, and waits with griddepcontrol.wait before
-// touching what that kernel may write), in clusters of `cluster` along x. cluster_attr false leaves
+// A GEMM kernel's launch (and the quantiser's where it goes out with PDL): `grid` CTAs with
+// programmatic dependent launch (pdl_enabled: the kernel may start while the preceding one in the
+// stream finishes, and waits with griddepcontrol.wait before touching what that kernel may write), in
+// clusters of `cluster` along x. cluster_attr false leaves
 // the cluster attribute out (the tiled kernel without a cluster); the decode kernels always give it,
 // a cluster of one included, as they were measured. attr must outlive the config.
 cudaLaunchConfig_t gemm_launch(cudaLaunchAttribute (&attr)[2], int cluster, dim3 grid, int threads, int smem,

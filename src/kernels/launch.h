@@ -45,6 +45,8 @@ blockfp8_status_t launch_swapab_warpmma_fused(const Problem& p, const FusedA& x,
 blockfp8_status_t launch_simt_gemm(const Problem& p, cudaStream_t stream);
 
 // src/kernels/quantize_1x128.cu — the activation quantiser (blockfp8_quantize_1x128), memory-bound.
-blockfp8_status_t launch_quantize_1x128(const QuantizeProblem& q, cudaStream_t stream);
+// pdl: launched with programmatic dependent launch (where pdl_enabled), so that its CTAs may be
+// resident before the preceding kernel ends (bf16a_quantizer_pdl); otherwise a plain launch.
+blockfp8_status_t launch_quantize_1x128(const QuantizeProblem& q, cudaStream_t stream, bool pdl = false);
 
 }  // namespace blockfp8::detail

@@ -55,6 +55,7 @@
 #include <cfloat>
 #include <cstdint>
 
+#include "kernels/host_support.h"
 #include "kernels/launch.h"
 #include "kernels/ptx.cuh"
 #include "kernels/quant_math.cuh"
@@ -106,11 +107,14 @@ __device__ __forceinline__ void load8(const T* src, T (&v)[kPerLane]) {
 // count read from blockDim the 8-warp form measured 1.01-1.015x slower at M = 32-128 (s27 call 11).
 template <class T, int U, bool kVec, bool kUe8m0, int kWarps, bool kItemVote>
 __global__ void __launch_bounds__(kWarps * 32) quantize_1x128_kernel(const Params p) {
-  // A GEMM launched after this kernel with programmatic dependent launch (the decode kernel) may
-  // start now: it streams the weight, which this kernel never writes, and waits (griddepcontrol.wait)
-  // for this grid to finish before it reads X_q or the scales. This kernel is launched without the
-  // attribute, so it starts only once everything before it in the stream has finished.
+  // A GEMM launched after this kernel with programmatic dependent launch may start its prologue now;
+  // it waits (griddepcontrol.wait) for this grid to finish before it reads X_q or the scales. Launched
+  // with PDL itself (blockfp8_gemm_bf16a, bf16a_quantizer_pdl), this kernel's CTAs may be resident
+  // before the preceding kernel has finished, so every thread waits for it before touching X (which it
+  // may write) or X_q and the scales (which it may still read: the previous call's GEMM reads the same
+  // workspace). Launched plainly, the wait returns at once.
   ptx::launch_dependents();
+  ptx::grid_dependency_wait();
   const int lane = threadIdx.x & 31;
   const int half = lane >> 4;  // which of the warp's two groups
   const int sub = lane & 15;   // elements [8 sub, 8 sub + 8) of that group
@@ -240,42 +244,43 @@ int choose_u(int64_t k_blocks) {
 }
 
 template <class T, int U, bool kVec, int kWarps, bool kItemVote>
-cudaError_t launch_warps(const Params& prm, bool ue8m0, cudaStream_t stream) {
+cudaError_t launch_warps(const Params& prm, bool ue8m0, bool pdl, cudaStream_t stream) {
   const unsigned grid = unsigned(std::min((prm.items + kWarps - 1) / kWarps, kMaxGrid));
-  if (ue8m0)
-    quantize_1x128_kernel<T, U, kVec, true, kWarps, kItemVote><<<grid, kWarps * 32, 0, stream>>>(prm);
-  else
-    quantize_1x128_kernel<T, U, kVec, false, kWarps, kItemVote><<<grid, kWarps * 32, 0, stream>>>(prm);
-  return cudaGetLastError();
+  cudaLaunchAttribute attr[2];
+  cudaLaunchConfig_t lc = gemm_launch(attr, 1, dim3(grid), kWarps * 32, 0, stream, /*cluster_attr=*/false);
+  if (!pdl) lc.numAttrs = 0;  // starts once everything before it in the stream has finished
+  return ue8m0 ? cudaLaunchKernelEx(&lc, quantize_1x128_kernel<T, U, kVec, true, kWarps, kItemVote>, prm)
+               : cudaLaunchKernelEx(&lc, quantize_1x128_kernel<T, U, kVec, false, kWarps, kItemVote>, prm);
 }
 
 template <class T, int U, bool kVec>
-cudaError_t launch_typed(const Params& prm, bool ue8m0, cudaStream_t stream) {
-  if (prm.items <= kSmallGridItems) return launch_warps<T, U, kVec, kSmallGridWarps, true>(prm, ue8m0, stream);
-  if (prm.items <= kItemVoteMaxItems) return launch_warps<T, U, kVec, kThreads / 32, true>(prm, ue8m0, stream);
-  return launch_warps<T, U, kVec, kThreads / 32, false>(prm, ue8m0, stream);
+cudaError_t launch_typed(const Params& prm, bool ue8m0, bool pdl, cudaStream_t stream) {
+  if (prm.items <= kSmallGridItems)
+    return launch_warps<T, U, kVec, kSmallGridWarps, true>(prm, ue8m0, pdl, stream);
+  if (prm.items <= kItemVoteMaxItems) return launch_warps<T, U, kVec, kThreads / 32, true>(prm, ue8m0, pdl, stream);
+  return launch_warps<T, U, kVec, kThreads / 32, false>(prm, ue8m0, pdl, stream);
 }
 
 template <class T, bool kVec>
-cudaError_t launch_u(Params prm, int u, bool ue8m0, cudaStream_t stream) {
+cudaError_t launch_u(Params prm, int u, bool ue8m0, bool pdl, cudaStream_t stream) {
   switch (u) {
     case 4:
-      return launch_typed<T, 4, kVec>(prm, ue8m0, stream);
+      return launch_typed<T, 4, kVec>(prm, ue8m0, pdl, stream);
     case 2:
-      return launch_typed<T, 2, kVec>(prm, ue8m0, stream);
+      return launch_typed<T, 2, kVec>(prm, ue8m0, pdl, stream);
     default:
-      return launch_typed<T, 1, kVec>(prm, ue8m0, stream);
+      return launch_typed<T, 1, kVec>(prm, ue8m0, pdl, stream);
   }
 }
 
 template <class T>
-cudaError_t launch_t(const Params& prm, int u, bool vec, bool ue8m0, cudaStream_t stream) {
-  return vec ? launch_u<T, true>(prm, u, ue8m0, stream) : launch_u<T, false>(prm, u, ue8m0, stream);
+cudaError_t launch_t(const Params& prm, int u, bool vec, bool ue8m0, bool pdl, cudaStream_t stream) {
+  return vec ? launch_u<T, true>(prm, u, ue8m0, pdl, stream) : launch_u<T, false>(prm, u, ue8m0, pdl, stream);
 }
 
 }  // namespace
 
-blockfp8_status_t launch_quantize_1x128(const QuantizeProblem& q, cudaStream_t stream) {
+blockfp8_status_t launch_quantize_1x128(const QuantizeProblem& q, cudaStream_t stream, bool pdl) {
   if (q.m == 0) return BLOCKFP8_SUCCESS;
   const int64_t elem = dtype_size(q.x_dtype);
   const int u = choose_u(q.k_blocks());
@@ -290,13 +295,13 @@ blockfp8_status_t launch_quantize_1x128(const QuantizeProblem& q, cudaStream_t s
   cudaError_t e;
   switch (q.x_dtype) {
     case BLOCKFP8_DTYPE_BF16:
-      e = launch_t<__nv_bfloat16>(prm, u, vec, ue8m0, stream);
+      e = launch_t<__nv_bfloat16>(prm, u, vec, ue8m0, pdl, stream);
       break;
     case BLOCKFP8_DTYPE_FP16:
-      e = launch_t<__half>(prm, u, vec, ue8m0, stream);
+      e = launch_t<__half>(prm, u, vec, ue8m0, pdl, stream);
       break;
     default:
-      e = launch_t<float>(prm, u, vec, ue8m0, stream);
+      e = launch_t<float>(prm, u, vec, ue8m0, pdl, stream);
       break;
   }
   return e == cudaSuccess ? BLOCKFP8_SUCCESS : BLOCKFP8_ERROR_CUDA;

@@ -580,6 +580,75 @@ TEST_F(FusedTest, CudaGraphReplay) {
   }
 }
 
+// Calls back to back on one stream sharing one workspace, each with its own X, eagerly and as one
+// captured graph: the quantiser of call j + 1 (launched with PDL at up to 64 tokens on weights under 16 MiB,
+// bf16a_quantizer_pdl) rewrites the workspace that call j's GEMM reads, so it must wait for that GEMM
+// to finish. Every call's output must be bitwise its own reference.
+TEST_F(FusedTest, BackToBackCallsShareTheWorkspace) {
+  SCOPED_TRACE(seed_note());
+  constexpr int kCalls = 4;
+  uint64_t salt = 700;
+  for (int64_t m : {16, 48}) {
+    Weights w;
+    ASSERT_NO_FATAL_FAILURE(make_weights(w, 2112, 7168, case_seed(++salt), stream_));
+    std::vector<XTensor> xs(kCalls);
+    for (XTensor& x : xs) ASSERT_NO_FATAL_FAILURE(make_x(x, m, w.k, w.k, BLOCKFP8_DTYPE_BF16, 0, case_seed(++salt)));
+    Call c;
+    c.m = m, c.c_dtype = BLOCKFP8_DTYPE_BF16, c.fmt = BLOCKFP8_SCALE_FP32;
+    SCOPED_TRACE(c.str(xs[0], w));
+    size_t ws = 0;
+    ASSERT_EQ(blockfp8_gemm_bf16a_workspace_size(m, w.n, w.k, xs[0].ptr(), xs[0].ldx, xs[0].t, w.b.get(), w.ldb, &ws),
+              BLOCKFP8_SUCCESS);
+    ASSERT_GT(ws, 0u) << "the two-launch path is what this test is about";
+    DeviceBuffer workspace;
+    CUDA_ASSERT(workspace.alloc(ws));
+    const size_t bytes = size_t(c_bytes(c, w));
+    std::vector<DeviceBuffer> outs(kCalls);
+    for (DeviceBuffer& o : outs) CUDA_ASSERT(o.alloc(bytes));
+    Scratch s;
+    std::vector<std::vector<uint8_t>> want(kCalls);
+    for (int j = 0; j < kCalls; ++j) ASSERT_NO_FATAL_FAILURE(run_reference(xs[j], w, c, s, stream_, want[j]));
+    auto enqueue = [&]() {
+      for (int j = 0; j < kCalls; ++j) {
+        const blockfp8_status_t st = blockfp8_gemm_bf16a(m, w.n, w.k, xs[j].ptr(), xs[j].ldx, xs[j].t, w.b.get(), w.ldb,
+                                                         w.bs.get<float>(), w.sb_n, w.sb_k, outs[j].get(), w.n,
+                                                         c.c_dtype, c.fmt, workspace.get(), ws, stream_);
+        if (st != BLOCKFP8_SUCCESS) return st;
+      }
+      return BLOCKFP8_SUCCESS;
+    };
+    auto check = [&](const char* how) {
+      std::vector<uint8_t> got(bytes);
+      for (int j = 0; j < kCalls; ++j) {
+        CUDA_ASSERT(cudaMemcpy(got.data(), outs[j].get(), bytes, cudaMemcpyDeviceToHost));
+        expect_bitwise(got, want[j], w, c, (std::string(how) + ", call " + std::to_string(j)).c_str());
+      }
+    };
+    for (DeviceBuffer& o : outs) CUDA_ASSERT(cudaMemsetAsync(o.get(), kFusedPoison, bytes, stream_));
+    ASSERT_EQ(enqueue(), BLOCKFP8_SUCCESS);
+    CUDA_ASSERT(cudaStreamSynchronize(stream_));
+    ASSERT_NO_FATAL_FAILURE(check("eager"));
+
+    cudaGraph_t graph = nullptr;
+    cudaGraphExec_t exec = nullptr;
+    CUDA_ASSERT(cudaStreamBeginCapture(stream_, cudaStreamCaptureModeThreadLocal));
+    const blockfp8_status_t st = enqueue();
+    const cudaError_t ce = cudaStreamEndCapture(stream_, &graph);
+    ASSERT_EQ(st, BLOCKFP8_SUCCESS) << "captured calls: " << blockfp8_status_string(st);
+    CUDA_ASSERT(ce);
+    CUDA_ASSERT(cudaGraphInstantiate(&exec, graph, 0));
+    for (int replay = 0; replay < 3; ++replay) {
+      for (DeviceBuffer& o : outs) CUDA_ASSERT(cudaMemsetAsync(o.get(), kFusedPoison, bytes, stream_));
+      CUDA_ASSERT(cudaGraphLaunch(exec, stream_));
+      CUDA_ASSERT(cudaStreamSynchronize(stream_));
+      ASSERT_NO_FATAL_FAILURE(check("graph"));
+    }
+    EXPECT_EQ(cudaGraphExecDestroy(exec), cudaSuccess);
+    EXPECT_EQ(cudaGraphDestroy(graph), cudaSuccess);
+    if (HasFailure()) return;
+  }
+}
+
 // ---- against the CPU references -------------------------------------------------------------------
 
 // A sanity check that does not trust the library's quantiser: the CPU quantiser reference

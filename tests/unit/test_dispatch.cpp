@@ -2,6 +2,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <utility>
 #include <vector>
 
 #include "dispatch.h"
@@ -758,3 +759,16 @@ TEST(Dispatch, PairedRingsWhereFullRingSlicesAreLong) {
 }
 
 }  // namespace
+
+// The bf16a path's quantiser goes out with PDL only where that measured faster (s30 calls 6-8: up to 64
+// tokens on weights under 16 MiB; larger weights, 16 MiB ones and M = 128-256 lost).
+TEST(Dispatch, Bf16aQuantizerPdlOnSmallWeightsAtFewTokens) {
+  for (auto nk : {std::pair<int64_t, int64_t>{2112, 7168}, {1536, 7168}, {576, 7168}, {3072, 1536}, {7168, 2048}})
+    for (int64_t m : {1, 2, 16, 64}) EXPECT_TRUE(bf16a_quantizer_pdl(m, nk.first, nk.second)) << nk.first << "x" << nk.second;
+  for (auto nk : {std::pair<int64_t, int64_t>{4096, 7168}, {4608, 7168}, {12288, 7168}, {7168, 16384}, {32768, 512}})
+    EXPECT_FALSE(bf16a_quantizer_pdl(16, nk.first, nk.second)) << nk.first << "x" << nk.second;
+  EXPECT_FALSE(bf16a_quantizer_pdl(65, 2112, 7168));
+  EXPECT_FALSE(bf16a_quantizer_pdl(256, 576, 7168));
+  EXPECT_TRUE(bf16a_quantizer_pdl(64, 4096, 4095));   // just under 16 MiB
+  EXPECT_FALSE(bf16a_quantizer_pdl(64, 4096, 4096));  // 16 MiB
+}
