@@ -24,10 +24,10 @@ bool pdl_enabled() {
   return on;
 }
 
-cudaLaunchConfig_t gemm_launch(cudaLaunchAttribute (&attr)[2], int cluster, dim3 grid, int threads, int smem,
-                               cudaStream_t stream, bool cluster_attr) {
+cudaLaunchConfig_t launch_config(cudaLaunchAttribute (&attr)[2], int cluster, dim3 grid, int threads, int smem,
+                                 cudaStream_t stream, bool cluster_attr, bool pdl) {
   attr[0].id = cudaLaunchAttributeProgrammaticStreamSerialization;
-  attr[0].val.programmaticStreamSerializationAllowed = pdl_enabled() ? 1 : 0;
+  attr[0].val.programmaticStreamSerializationAllowed = pdl && pdl_enabled() ? 1 : 0;
   attr[1].id = cudaLaunchAttributeClusterDimension;
   attr[1].val.clusterDim.x = unsigned(cluster);
   attr[1].val.clusterDim.y = 1;

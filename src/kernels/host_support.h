@@ -27,18 +27,18 @@ bool env_switch(const char* var, bool fallback);
 // A diagnostic integer from the environment: `var` parsed as a decimal integer, else `fallback`.
 int env_int(const char* var, int fallback);
 
-// Programmatic dependent launch for every GEMM kernel: on unless BLOCKFP8_PDL=0 (read once; a
-// diagnostic switch for measuring what it is worth).
+// Programmatic dependent launch for every GEMM kernel (and the bf16a quantiser): on unless
+// BLOCKFP8_PDL=0 (read once; a diagnostic switch for measuring what it is worth).
 bool pdl_enabled();
 
-// A GEMM kernel's launch (and the quantiser's where it goes out with PDL): `grid` CTAs with
-// programmatic dependent launch (pdl_enabled: the kernel may start while the preceding one in the
-// stream finishes, and waits with griddepcontrol.wait before touching what that kernel may write), in
-// clusters of `cluster` along x. cluster_attr false leaves
-// the cluster attribute out (the tiled kernel without a cluster); the decode kernels always give it,
-// a cluster of one included, as they were measured. attr must outlive the config.
-cudaLaunchConfig_t gemm_launch(cudaLaunchAttribute (&attr)[2], int cluster, dim3 grid, int threads, int smem,
-                               cudaStream_t stream, bool cluster_attr = true);
+// A kernel's launch: `grid` CTAs, with programmatic dependent launch where `pdl` and pdl_enabled (the
+// kernel may start while the preceding one in the stream finishes, and waits with griddepcontrol.wait
+// before touching what that kernel may write), in clusters of `cluster` along x. cluster_attr false
+// leaves the cluster attribute out (the tiled kernel without a cluster, the quantiser); the decode
+// kernels always give it, a cluster of one included, as they were measured. Every GEMM kernel goes
+// out with PDL; the quantiser where bf16a_quantizer_pdl says. attr must outlive the config.
+cudaLaunchConfig_t launch_config(cudaLaunchAttribute (&attr)[2], int cluster, dim3 grid, int threads, int smem,
+                                 cudaStream_t stream, bool cluster_attr = true, bool pdl = true);
 
 // The shared memory a CTA must ask for so that an SM of `dev` holds at most `ctas` of them.
 int smem_for_ctas_per_sm(int ctas, const DeviceInfo& dev);

@@ -247,8 +247,7 @@ template <class T, int U, bool kVec, int kWarps, bool kItemVote>
 cudaError_t launch_warps(const Params& prm, bool ue8m0, bool pdl, cudaStream_t stream) {
   const unsigned grid = unsigned(std::min((prm.items + kWarps - 1) / kWarps, kMaxGrid));
   cudaLaunchAttribute attr[2];
-  cudaLaunchConfig_t lc = gemm_launch(attr, 1, dim3(grid), kWarps * 32, 0, stream, /*cluster_attr=*/false);
-  if (!pdl) lc.numAttrs = 0;  // starts once everything before it in the stream has finished
+  const cudaLaunchConfig_t lc = launch_config(attr, 1, dim3(grid), kWarps * 32, 0, stream, /*cluster_attr=*/false, pdl);
   return ue8m0 ? cudaLaunchKernelEx(&lc, quantize_1x128_kernel<T, U, kVec, true, kWarps, kItemVote>, prm)
                : cudaLaunchKernelEx(&lc, quantize_1x128_kernel<T, U, kVec, false, kWarps, kItemVote>, prm);
 }

@@ -1172,7 +1172,7 @@ int resident_clusters(int device, int split, int smem) {
   const uint64_t hit = slot.load(std::memory_order_relaxed);
   if (hit >> 32 == key) return int(uint32_t(hit));
   cudaLaunchAttribute attr[2];
-  const cudaLaunchConfig_t lc = gemm_launch(attr, split, dim3(unsigned(256 * split)), kCtaThreads<W>, smem, nullptr);
+  const cudaLaunchConfig_t lc = launch_config(attr, split, dim3(unsigned(256 * split)), kCtaThreads<W>, smem, nullptr);
   int clusters = 0;
   if (cudaOccupancyMaxActiveClusters(&clusters, swapab_splitk_kernel<TN, W, kFused, kOwner, kScaleBox, kStraddle>, &lc) !=
       cudaSuccess) {
@@ -1208,7 +1208,7 @@ blockfp8_status_t enqueue(const CUtensorMap& map_a, const CUtensorMap& map_b, co
   const int64_t clusters = std::min<int64_t>(prm.tiles, std::max(1, resident > 0 ? resident : dev.max_clusters[prm.split]));
   cudaLaunchAttribute attr[2];
   const cudaLaunchConfig_t lc =
-      gemm_launch(attr, prm.split, dim3(unsigned(clusters * prm.split)), kCtaThreads<W>, smem, stream);
+      launch_config(attr, prm.split, dim3(unsigned(clusters * prm.split)), kCtaThreads<W>, smem, stream);
   if (cudaLaunchKernelEx(&lc, swapab_splitk_kernel<TN, W, kFused, kOwner, kScaleBox, kStraddle>, map_a, map_b, prm, map_sa) !=
       cudaSuccess)
     return BLOCKFP8_ERROR_CUDA;
@@ -1365,7 +1365,7 @@ blockfp8_status_t launch_swapab_fused(const Problem& p, const FusedA& x, const b
 int swapab_max_active_clusters(int split, int smem_bytes) {
   if (prepare<8, 1>(smem_bytes) != cudaSuccess) return 0;
   cudaLaunchAttribute attr[2];
-  const cudaLaunchConfig_t lc = gemm_launch(attr, split, dim3(unsigned(256 * split)), 128 + 32, smem_bytes, nullptr);
+  const cudaLaunchConfig_t lc = launch_config(attr, split, dim3(unsigned(256 * split)), 128 + 32, smem_bytes, nullptr);
   int clusters = 0;
   if (cudaOccupancyMaxActiveClusters(&clusters, swapab_splitk_kernel<8, 1, false, false>, &lc) != cudaSuccess) {
     cudaGetLastError();

@@ -351,7 +351,7 @@ blockfp8_status_t enqueue(Params prm, const blockfp8_config_t& cfg, const Device
     return BLOCKFP8_ERROR_CUDA;
   cudaLaunchAttribute attr[2];
   const cudaLaunchConfig_t lc =
-      gemm_launch(attr, prm.split, dim3(unsigned(strips * prm.split), unsigned(token_tiles)), warps * 32, smem, stream);
+      launch_config(attr, prm.split, dim3(unsigned(strips * prm.split), unsigned(token_tiles)), warps * 32, smem, stream);
   if (cudaLaunchKernelEx(&lc, swapab_warpmma_kernel<NT, RT, S, kFused>, prm) != cudaSuccess) return BLOCKFP8_ERROR_CUDA;
   return BLOCKFP8_SUCCESS;
 }

@@ -837,7 +837,7 @@ blockfp8_status_t launch(const Problem& p, const blockfp8_config_t& cfg, const D
   if (split && prm.units > resident) return BLOCKFP8_ERROR_INVALID_CONFIG;
   const dim3 grid(unsigned(std::min<int64_t>(prm.units, resident) * cluster));
   cudaLaunchAttribute attr[2];
-  const cudaLaunchConfig_t lc = gemm_launch(attr, cluster, grid, kThreads, smem, stream, /*cluster_attr=*/cluster > 1);
+  const cudaLaunchConfig_t lc = launch_config(attr, cluster, grid, kThreads, smem, stream, /*cluster_attr=*/cluster > 1);
   const cudaError_t e =
       split ? cudaLaunchKernelEx(&lc, tiled_gemm_kernel<BN, true>, map_a, map_b, map_c, prm, map_a_tail, map_b_tail, map_sa)
             : cudaLaunchKernelEx(&lc, tiled_gemm_kernel<BN, false>, map_a, map_b, map_c, prm, map_a_tail, map_b_tail,

@@ -764,7 +764,8 @@ TEST(Dispatch, PairedRingsWhereFullRingSlicesAreLong) {
 // tokens on weights under 16 MiB; larger weights, 16 MiB ones and M = 128-256 lost).
 TEST(Dispatch, Bf16aQuantizerPdlOnSmallWeightsAtFewTokens) {
   for (auto nk : {std::pair<int64_t, int64_t>{2112, 7168}, {1536, 7168}, {576, 7168}, {3072, 1536}, {7168, 2048}})
-    for (int64_t m : {1, 2, 16, 64}) EXPECT_TRUE(bf16a_quantizer_pdl(m, nk.first, nk.second)) << nk.first << "x" << nk.second;
+    for (int64_t m : {1, 2, 16, 64})
+      EXPECT_TRUE(bf16a_quantizer_pdl(m, nk.first, nk.second)) << nk.first << "x" << nk.second << " M=" << m;
   for (auto nk : {std::pair<int64_t, int64_t>{4096, 7168}, {4608, 7168}, {12288, 7168}, {7168, 16384}, {32768, 512}})
     EXPECT_FALSE(bf16a_quantizer_pdl(16, nk.first, nk.second)) << nk.first << "x" << nk.second;
   EXPECT_FALSE(bf16a_quantizer_pdl(65, 2112, 7168));
