@@ -10,7 +10,9 @@
 // With TIMELINE_REPEATS=R it then times the call R more times and reports, per SM (%smid), how late its
 // CTA ended the math (the floor: its first pass) against the median CTA, averaged over the R calls,
 // and how often it was among the latest quarter: whether the same SMs are late from call to call.
-// bf16a: time blockfp8_gemm_bf16a from bf16 X (the fused kernel where it serves) instead of blockfp8_gemm.
+// bf16a: time blockfp8_gemm_bf16a from bf16 X (the fused kernel where it serves) instead of blockfp8_gemm;
+// where it takes two launches, the quantiser's marks follow the GEMM's, on the same clock
+// (BLOCKFP8_BF16A_QUANT_PDL=0/1 forces its launch without or with PDL).
 // With TIMELINE_CONFIG=NAME (a benchmark --config name, e.g. swapab_r16_t16_s1_w2_k4_p0) the fp8 call runs
 // that forced configuration instead of the dispatcher's; TIMELINE_LAST_COPY=c reads the call on weight copy c.
 // floor: the benchmark's fastest ldg floor candidate (chosen here as the benchmark chooses), whose
@@ -37,6 +39,7 @@ namespace blockfp8::detail {  // BLOCKFP8_TIMELINE builds
 int read_timeline(unsigned long long* host, int ctas);          // swapab_splitk.cu
 int read_warpmma_timeline(unsigned long long* host, int ctas);  // swapab_warpmma.cu
 int read_tiled_timeline(unsigned long long* host, int ctas);    // tiled_gemm.cu
+int read_quantize_timeline(unsigned long long* host, int ctas); // quantize_1x128.cu
 }
 
 constexpr int kMarks = blockfp8::detail::kTimelineMarks, kMaxCtas = blockfp8::detail::kTimelineCtas;
@@ -49,6 +52,9 @@ const char* kMarkNames[kMarks] = {"entry",        "producer may load", "first ti
                                   "mid stage issued (producer)", "mid stage wait begins (wg0)",
                                   "mid stage wgmma issued (wg0)", "mid stage released (wg0)",
                                   "mid stage promoted (wg0)", "last consumer stored"};
+// The quantiser's marks (bf16a with two launches; thread 0 of each CTA).
+const char* kQuantMarkNames[4] = {"quantiser entry", "quantiser: preceding grid done", "quantiser: first X landed",
+                                  "quantiser: last stores issued"};
 const char* kFloorMarkNames[kMarks] = {"entry", "first pass landed (thread 0)", "exit", "", "", "", "", "", "", "", "",
                                        "", "", "", "", "", "", ""};
 const char* kWarpMmaMarkNames[kMarks] = {"entry", "preceding grid done", "ring's first copies issued",
@@ -192,6 +198,27 @@ int main(int argc, char** argv) try {
     std::sort(own.begin(), own.end());
     std::printf("%-28s %8.0f %8.0f %8.0f   %8.0f %8.0f  (%zu CTAs)\n", names[mk], g.front(), g[g.size() / 2],
                 g.back(), own[own.size() / 2], own.back(), g.size());
+  }
+
+  // bf16a in two launches: the quantiser's marks on the same clock (from the GEMM's first entry; negative:
+  // before it), its latest call's CTAs as above.
+  if (bf16a && ws_bytes > 0) {
+    std::vector<unsigned long long> qt(size_t(kMaxCtas) * kRow);
+    const int got = blockfp8::detail::read_quantize_timeline(qt.data(), kMaxCtas);
+    unsigned long long latest = 0;
+    for (int i = 0; i < got; ++i) latest = std::max(latest, qt[size_t(i) * kRow]);
+    for (int mk = 0; mk < 4; ++mk) {
+      std::vector<double> g;
+      for (int i = 0; i < got; ++i) {
+        const unsigned long long* r = &qt[size_t(i) * kRow];
+        if (r[0] + 50000 <= latest || r[mk] == 0 || r[mk] < r[0]) continue;
+        g.push_back(double(int64_t(r[mk] - t0)));
+      }
+      if (g.empty()) continue;
+      std::sort(g.begin(), g.end());
+      std::printf("%-28s %8.0f %8.0f %8.0f   (%zu CTAs)\n", kQuantMarkNames[mk], g.front(), g[g.size() / 2], g.back(),
+                  g.size());
+    }
   }
 
   // Late SMs over repeated calls: the mark where the math (the floor: its first pass) ends.

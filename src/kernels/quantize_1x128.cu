@@ -59,9 +59,14 @@
 #include "kernels/launch.h"
 #include "kernels/ptx.cuh"
 #include "kernels/quant_math.cuh"
+#include "kernels/timeline.cuh"
 
 namespace blockfp8::detail {
 namespace {
+
+#ifdef BLOCKFP8_TIMELINE
+__device__ TimelineRows g_timeline;  // kernels/timeline.cuh; read by read_quantize_timeline
+#endif
 
 constexpr int kThreads = 256;
 constexpr int kSmallGridItems = 64;  // at most this many items: CTAs of kSmallGridWarps warps
@@ -113,8 +118,10 @@ __global__ void __launch_bounds__(kWarps * 32) quantize_1x128_kernel(const Param
   // before the preceding kernel has finished, so every thread waits for it before touching X (which it
   // may write) or X_q and the scales (which it may still read: the previous call's GEMM reads the same
   // workspace). Launched plainly, the wait returns at once.
+  BLOCKFP8_MARK(0, threadIdx.x == 0);  // entry
   ptx::launch_dependents();
   ptx::grid_dependency_wait();
+  BLOCKFP8_MARK(1, threadIdx.x == 0);  // the preceding grid is done
   const int lane = threadIdx.x & 31;
   const int half = lane >> 4;  // which of the warp's two groups
   const int sub = lane & 15;   // elements [8 sub, 8 sub + 8) of that group
@@ -137,6 +144,9 @@ __global__ void __launch_bounds__(kWarps * 32) quantize_1x128_kernel(const Param
         for (int i = 0; i < kPerLane; ++i) v[u][i] = T(0.0f);
       }
     }
+
+    // Thread 0's first item's X has landed.
+    BLOCKFP8_MARK_AFTER(2, threadIdx.x == 0 && item == blockIdx.x * kWarps, __float_as_uint(to_float(v[0][0])));
 
     // Where this lane's first group goes in X_q and in the scales, once; group u is 2u groups on.
     // Computed in store() from the row, ptxas redid the 64-bit row products for every group (about a
@@ -233,6 +243,7 @@ __global__ void __launch_bounds__(kWarps * 32) quantize_1x128_kernel(const Param
       }
     }
   }
+  BLOCKFP8_MARK(3, threadIdx.x == 0);  // thread 0's last stores issued
 }
 
 // Groups per warp item: 2U. Prefer a U that divides the row's groups evenly, else the largest that
@@ -305,5 +316,9 @@ blockfp8_status_t launch_quantize_1x128(const QuantizeProblem& q, cudaStream_t s
   }
   return e == cudaSuccess ? BLOCKFP8_SUCCESS : BLOCKFP8_ERROR_CUDA;
 }
+
+#ifdef BLOCKFP8_TIMELINE
+int read_quantize_timeline(unsigned long long* host, int ctas) { return copy_timeline(g_timeline, host, ctas); }
+#endif
 
 }  // namespace blockfp8::detail
