@@ -213,7 +213,10 @@ BLOCKFP8_API blockfp8_status_t blockfp8_quantize_1x128(
  * dispatcher runs the decode kernel for (M, N, K) with one token tile of at most 32, X is bf16,
  * 16-byte aligned with ldx % 8 == 0, and M x (k-blocks per CTA) <= 40, the measured point beyond
  * which the in-kernel quantisation costs more than a second launch (M <= 2 on N = 2112, K = 7168).
- * Otherwise it quantises into `workspace` and runs the GEMM: two launches.
+ * Otherwise it quantises into `workspace` and runs the GEMM: two launches. The quantiser of the two
+ * launches goes out with programmatic dependent launch at M <= 64 on weights under 16 MiB (measured
+ * faster there): its CTAs may start while the preceding kernel in the stream finishes, but every one
+ * waits for that kernel before it reads X or touches the workspace, so the stream order is as always.
  * blockfp8_gemm_bf16a_workspace_size says how many workspace bytes a call needs (0 when the one-launch
  * path serves it; a larger workspace is always accepted). A workspace that is needed and missing or
  * too small gives BLOCKFP8_ERROR_INVALID_VALUE, without touching anything.
