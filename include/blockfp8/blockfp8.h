@@ -210,9 +210,11 @@ BLOCKFP8_API blockfp8_status_t blockfp8_quantize_1x128(
  * blockfp8_quantize_1x128 (row-major scales) and then blockfp8_gemm on its output.
  *
  * One launch (the decode kernel quantises the K slice each CTA needs into shared memory) where the
- * dispatcher runs the decode kernel for (M, N, K) with one token tile of at most 32, X is bf16,
- * 16-byte aligned with ldx % 8 == 0, and M x (k-blocks per CTA) <= 40, the measured point beyond
- * which the in-kernel quantisation costs more than a second launch (M <= 2 on N = 2112, K = 7168).
+ * dispatcher runs a decode kernel for (M, N, K) with one token tile, X is bf16, 16-byte aligned with
+ * ldx % 8 == 0, and a CTA's slice of X is small enough that quantising it in the kernel measured
+ * cheaper than a second launch: on the TMA decode kernel M x (k-blocks per CTA) <= 40, on the warp-MMA
+ * one a single pass of loads a thread and at most one such pass an SM (on an H200: M = 1 on
+ * N = 2112, K = 7168; M <= 2 on N = 576, K = 7168).
  * Otherwise it quantises into `workspace` and runs the GEMM: two launches. The quantiser of the two
  * launches goes out with programmatic dependent launch at M <= 64 on weights under 16 MiB (measured
  * faster there): its CTAs may start while the preceding kernel in the stream finishes, but every one
