@@ -21,6 +21,7 @@
 #include <cuda_runtime.h>
 
 #include <algorithm>
+#include <iterator>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
@@ -53,7 +54,7 @@ const char* kMarkNames[kMarks] = {"entry",        "producer may load", "first ti
                                   "mid stage wgmma issued (wg0)", "mid stage released (wg0)",
                                   "mid stage promoted (wg0)", "last consumer stored"};
 // The quantiser's marks (bf16a with two launches; thread 0 of each CTA).
-const char* kQuantMarkNames[4] = {"quantiser entry", "quantiser: preceding grid done", "quantiser: first X landed",
+const char* kQuantMarkNames[] = {"quantiser entry", "quantiser: preceding grid done", "quantiser: first X landed",
                                   "quantiser: last stores issued"};
 const char* kFloorMarkNames[kMarks] = {"entry", "first pass landed (thread 0)", "exit", "", "", "", "", "", "", "", "",
                                        "", "", "", "", "", "", ""};
@@ -207,7 +208,7 @@ int main(int argc, char** argv) try {
     const int got = blockfp8::detail::read_quantize_timeline(qt.data(), kMaxCtas);
     unsigned long long latest = 0;
     for (int i = 0; i < got; ++i) latest = std::max(latest, qt[size_t(i) * kRow]);
-    for (int mk = 0; mk < 4; ++mk) {
+    for (int mk = 0; mk < int(std::size(kQuantMarkNames)); ++mk) {
       std::vector<double> g;
       for (int i = 0; i < got; ++i) {
         const unsigned long long* r = &qt[size_t(i) * kRow];

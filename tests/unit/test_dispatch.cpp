@@ -758,8 +758,6 @@ TEST(Dispatch, PairedRingsWhereFullRingSlicesAreLong) {
             2);
 }
 
-}  // namespace
-
 // The bf16a path's quantiser goes out with PDL only where that measured faster (s30 calls 6-8: up to 64
 // tokens on weights under 16 MiB; larger weights, 16 MiB ones and M = 128-256 lost).
 TEST(Dispatch, Bf16aQuantizerPdlOnSmallWeightsAtFewTokens) {
@@ -773,3 +771,5 @@ TEST(Dispatch, Bf16aQuantizerPdlOnSmallWeightsAtFewTokens) {
   EXPECT_TRUE(bf16a_quantizer_pdl(64, 4096, 4095));   // just under 16 MiB
   EXPECT_FALSE(bf16a_quantizer_pdl(64, 4096, 4096));  // 16 MiB
 }
+
+}  // namespace
