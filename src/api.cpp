@@ -240,8 +240,12 @@ BLOCKFP8_API blockfp8_status_t blockfp8_gemm_bf16a(int64_t m, int64_t n, int64_t
   // Diagnostic: BLOCKFP8_BF16A_QUANT_PDL=1 (always) or 0 (never) overrides the rule (read once), for
   // measuring where the quantiser under PDL wins (tools/env_ab.sh with AB_BACKEND=blockfp8_bf16a).
   static const int quant_pdl_forced = env_int("BLOCKFP8_BF16A_QUANT_PDL", -1);
-  const bool quant_pdl = quant_pdl_forced < 0 ? bf16a_quantizer_pdl(m, n, k) : quant_pdl_forced != 0;
-  if ((st = launch_quantize_1x128(q, stream, quant_pdl)) != BLOCKFP8_SUCCESS) return st;
+  const bool quant_pdl = quant_pdl_forced < 0 ? bf16a_quantizer_pdl(m) : quant_pdl_forced != 0;
+  // Launched early, its CTAs would pile onto the SMs the preceding kernel leaves free: spread them
+  // (bf16a_quantizer_ctas_per_sm). BLOCKFP8_BF16A_QUANT_SPREAD=0 leaves them unbounded (diagnostic).
+  static const bool quant_spread = env_switch("BLOCKFP8_BF16A_QUANT_SPREAD", true);
+  if ((st = launch_quantize_1x128(q, stream, quant_pdl, quant_pdl && quant_spread ? dev : nullptr)) != BLOCKFP8_SUCCESS)
+    return st;
   p.a = q.x_q, p.lda = k, p.a_scale = q.scales;
   p.a_scale_stride_m = plan.scale_stride_m, p.a_scale_stride_k = plan.scale_stride_k;
   // The quantiser lets this launch start early (launch_dependents): the GEMM's prologue overlaps it.

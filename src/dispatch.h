@@ -196,19 +196,34 @@ constexpr int kSwapabFusedMaxTokenTile = 32;
 constexpr int kSwapabFusedMaxGroups = 40;
 // blockfp8_gemm_bf16a's two launches: the quantiser goes out with programmatic dependent launch (its
 // CTAs may be resident while the preceding kernel finishes; they wait for it with griddepcontrol.wait
-// before touching X, X_q or the scales) at up to kBf16aQuantizerPdlMaxM tokens on weights under
-// kBf16aQuantizerPdlWeightBytes. Against the quantiser launched plainly (2ec8aa6 / 67a858e):
-// - M = 2-64, interleaved (s30 calls 6-7): weights up to 15 MB 0.90-0.99x at 29 of 30 points, geometric
-//   mean 0.967 (2112x7168 0.93-0.95 at M = 2-32; 576x7168 at M = 16 1.04); 29 MB and more 0.96-1.10x,
-//   geometric mean 1.004 (4096x7168 and 4608x7168 at M = 64 1.06-1.10, 12288x7168 1.01-1.05);
-// - the whole benchmark (s30 call 8 against s29 call 15): weights under 16 MiB 0.88-1.00x at M = 1-64
-//   but 0.93-1.09x at M = 128 and 0.97-1.13x at M = 256, and 32768x512 (16 MiB) 1.00-1.08x at M = 16-64.
-// Why more tokens or larger weights lose is not measured. The standalone blockfp8_quantize_1x128 does
-// not know its consumer and keeps the plain launch.
-constexpr int64_t kBf16aQuantizerPdlMaxM = 64;
-constexpr int64_t kBf16aQuantizerPdlWeightBytes = int64_t(16) << 20;
-constexpr bool bf16a_quantizer_pdl(int64_t m, int64_t n, int64_t k) {
-  return m <= kBf16aQuantizerPdlMaxM && n * k < kBf16aQuantizerPdlWeightBytes;
+// before touching X, X_q or the scales) at up to kBf16aQuantizerPdlMaxM tokens, its CTAs spread over
+// the SMs (bf16a_quantizer_ctas_per_sm).
+// - Unbounded, it lost on large weights and at M = 128-256 (up to 1.13x; s30 calls 6-8), while it won
+//   0.90-0.99x at M = 2-64 on weights under 16 MiB. The timelines of s31 call 1 say why: launched early,
+//   its CTAs fill the few SMs the preceding kernel leaves free to their occupancy (eight of 256 threads)
+//   and wait there; at 2112x7168 M = 256 the GEMM's CTAs entered the other SMs at once, and the
+//   quantiser ran 3.4 us from its wait to its last stores, against 2.2 us launched plainly.
+// - Bounded to ceil(grid / SMs) CTAs an SM (s31 call 2, interleaved twice, against the plain launch):
+//   0.90-1.00x at 23 of 24 points (six weights, 1.5-29 MB, M = 16-256), the exception 576x7168 at
+//   M = 16 (1.05, as unbounded); unbounded lost up to 1.11x at the same points.
+// - Small grids are left unbounded: at 14 CTAs (M = 16, K = 7168) bounded and unbounded were within
+//   0.3 % at all six weights (call 2), and at 4-14 CTAs of 128 threads (M = 2-8) the bound cost
+//   2112x7168 1.5-1.9 % (call 3): the CTAs, asking for 115 KB, no longer fit beside the preceding
+//   kernel's. From 56 CTAs (M = 64) the bound won up to 0.90x of unbounded.
+// The standalone blockfp8_quantize_1x128 does not know its consumer and keeps the plain launch.
+constexpr int64_t kBf16aQuantizerPdlMaxM = 256;
+constexpr bool bf16a_quantizer_pdl(int64_t m) { return m <= kBf16aQuantizerPdlMaxM; }
+// The shared memory a CTA must ask for so that an SM of `dev` holds at most `ctas` of them.
+inline int smem_for_ctas_per_sm(int ctas, const DeviceInfo& dev) {
+  return dev.smem_per_sm / (ctas + 1) - dev.smem_reserved_per_cta + 1;
+}
+// How many CTAs of a `grid`-CTA quantiser launch an SM may hold so that the grid spreads over all of
+// the device's SMs in one wave: ceil(grid / SMs); 0 (no bound) for a grid of at most a quarter of the
+// SMs, or where the bound is no fewer than `occupancy` (what an SM holds anyway).
+constexpr int bf16a_quantizer_ctas_per_sm(int64_t grid, int occupancy, int sm_count) {
+  if (sm_count <= 0 || grid <= sm_count / 4) return 0;
+  const int64_t c = (grid + sm_count - 1) / sm_count;
+  return c < occupancy ? int(c) : 0;
 }
 // Up to this many tokens a math warpgroup keeps the next k-block's wgmma in flight while it promotes
 // the previous one, so it holds two stages at a time.

@@ -216,9 +216,10 @@ BLOCKFP8_API blockfp8_status_t blockfp8_quantize_1x128(
  * one a single pass of loads a thread and at most one such pass an SM (on an H200: M = 1 on
  * N = 2112, K = 7168; M <= 2 on N = 576, K = 7168).
  * Otherwise it quantises into `workspace` and runs the GEMM: two launches. The quantiser of the two
- * launches goes out with programmatic dependent launch at M <= 64 on weights under 16 MiB (measured
- * faster there): its CTAs may start while the preceding kernel in the stream finishes, but every one
- * waits for that kernel before it reads X or touches the workspace, so the stream order is as always.
+ * launches goes out with programmatic dependent launch at M <= 256 (measured faster there), asking for
+ * shared memory it does not use so that its CTAs spread over the SMs: its CTAs may start while the
+ * preceding kernel in the stream finishes, but every one waits for that kernel before it reads X or
+ * touches the workspace, so the stream order is as always.
  * blockfp8_gemm_bf16a_workspace_size says how many workspace bytes a call needs (0 when the one-launch
  * path serves it; a larger workspace is always accepted). A workspace that is needed and missing or
  * too small gives BLOCKFP8_ERROR_INVALID_VALUE, without touching anything.

@@ -42,10 +42,6 @@ cudaLaunchConfig_t launch_config(cudaLaunchAttribute (&attr)[2], int cluster, di
   return lc;
 }
 
-int smem_for_ctas_per_sm(int ctas, const DeviceInfo& dev) {
-  return dev.smem_per_sm / (ctas + 1) - dev.smem_reserved_per_cta + 1;
-}
-
 PFN_cuTensorMapEncodeTiled_v12000 tensor_map_encoder() {
   static const PFN_cuTensorMapEncodeTiled_v12000 fn = [] {
     void* ptr = nullptr;

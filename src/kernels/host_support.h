@@ -40,9 +40,6 @@ bool pdl_enabled();
 cudaLaunchConfig_t launch_config(cudaLaunchAttribute (&attr)[2], int cluster, dim3 grid, int threads, int smem,
                                  cudaStream_t stream, bool cluster_attr = true, bool pdl = true);
 
-// The shared memory a CTA must ask for so that an SM of `dev` holds at most `ctas` of them.
-int smem_for_ctas_per_sm(int ctas, const DeviceInfo& dev);
-
 constexpr int kMaxDevices = 64;
 
 // Raises `kernel`'s dynamic shared-memory limit to the device's opt-in maximum, once per device

@@ -47,6 +47,9 @@ blockfp8_status_t launch_simt_gemm(const Problem& p, cudaStream_t stream);
 // src/kernels/quantize_1x128.cu — the activation quantiser (blockfp8_quantize_1x128), memory-bound.
 // pdl: launched with programmatic dependent launch (where pdl_enabled), so that its CTAs may be
 // resident before the preceding kernel ends (bf16a_quantizer_pdl); otherwise a plain launch.
-blockfp8_status_t launch_quantize_1x128(const QuantizeProblem& q, cudaStream_t stream, bool pdl = false);
+// spread_over: if given, each CTA asks for shared memory it does not use, so that an SM of that device
+// holds no more than bf16a_quantizer_ctas_per_sm of them and the grid spreads over all its SMs.
+blockfp8_status_t launch_quantize_1x128(const QuantizeProblem& q, cudaStream_t stream, bool pdl = false,
+                                        const DeviceInfo* spread_over = nullptr);
 
 }  // namespace blockfp8::detail

@@ -77,6 +77,7 @@ constexpr int64_t kItemVoteMaxItems = 1024;
 constexpr int kGroup = 128;
 constexpr int kPerLane = 8;  // elements of a group per lane: 16 lanes x 8 = 128
 constexpr int64_t kMaxGrid = int64_t{1} << 24;
+constexpr int kMaxThreadsPerSm = 2048;  // sm_90: what bounds this kernel's CTAs an SM (no shared memory)
 
 struct Params {
   const void* x;
@@ -254,43 +255,63 @@ int choose_u(int64_t k_blocks) {
   return k_blocks >= 8 ? 4 : (k_blocks >= 4 ? 2 : 1);
 }
 
+// How a launch goes out: with PDL or not, spread over a device's SMs or not (launch_quantize_1x128).
+struct QuantLaunch {
+  bool pdl;
+  const DeviceInfo* spread_over;
+  cudaStream_t stream;
+};
+
 template <class T, int U, bool kVec, int kWarps, bool kItemVote>
-cudaError_t launch_warps(const Params& prm, bool ue8m0, bool pdl, cudaStream_t stream) {
+cudaError_t launch_warps(const Params& prm, bool ue8m0, const QuantLaunch& l) {
   const unsigned grid = unsigned(std::min((prm.items + kWarps - 1) / kWarps, kMaxGrid));
+  const auto kernel = ue8m0 ? quantize_1x128_kernel<T, U, kVec, true, kWarps, kItemVote>
+                            : quantize_1x128_kernel<T, U, kVec, false, kWarps, kItemVote>;
+  // The shared memory asked for only bounds the CTAs an SM takes; the kernel uses none.
+  int smem = 0;
+  if (l.spread_over) {
+    const int per_sm = bf16a_quantizer_ctas_per_sm(grid, kMaxThreadsPerSm / (kWarps * 32), l.spread_over->sm_count);
+    if (per_sm > 0) smem = std::min(smem_for_ctas_per_sm(per_sm, *l.spread_over), l.spread_over->smem_per_block_optin);
+  }
+  if (smem > 0) {
+    static std::atomic<int> raised[2][kMaxDevices];
+    const cudaError_t e = raise_smem_limit(kernel, raised[ue8m0], smem);
+    if (e != cudaSuccess) return e;
+  }
   cudaLaunchAttribute attr[2];
-  const cudaLaunchConfig_t lc = launch_config(attr, 1, dim3(grid), kWarps * 32, 0, stream, /*cluster_attr=*/false, pdl);
-  return ue8m0 ? cudaLaunchKernelEx(&lc, quantize_1x128_kernel<T, U, kVec, true, kWarps, kItemVote>, prm)
-               : cudaLaunchKernelEx(&lc, quantize_1x128_kernel<T, U, kVec, false, kWarps, kItemVote>, prm);
+  const cudaLaunchConfig_t lc =
+      launch_config(attr, 1, dim3(grid), kWarps * 32, smem, l.stream, /*cluster_attr=*/false, l.pdl);
+  return cudaLaunchKernelEx(&lc, kernel, prm);
 }
 
 template <class T, int U, bool kVec>
-cudaError_t launch_typed(const Params& prm, bool ue8m0, bool pdl, cudaStream_t stream) {
-  if (prm.items <= kSmallGridItems)
-    return launch_warps<T, U, kVec, kSmallGridWarps, true>(prm, ue8m0, pdl, stream);
-  if (prm.items <= kItemVoteMaxItems) return launch_warps<T, U, kVec, kThreads / 32, true>(prm, ue8m0, pdl, stream);
-  return launch_warps<T, U, kVec, kThreads / 32, false>(prm, ue8m0, pdl, stream);
+cudaError_t launch_typed(const Params& prm, bool ue8m0, const QuantLaunch& l) {
+  if (prm.items <= kSmallGridItems) return launch_warps<T, U, kVec, kSmallGridWarps, true>(prm, ue8m0, l);
+  if (prm.items <= kItemVoteMaxItems) return launch_warps<T, U, kVec, kThreads / 32, true>(prm, ue8m0, l);
+  return launch_warps<T, U, kVec, kThreads / 32, false>(prm, ue8m0, l);
 }
 
 template <class T, bool kVec>
-cudaError_t launch_u(Params prm, int u, bool ue8m0, bool pdl, cudaStream_t stream) {
+cudaError_t launch_u(Params prm, int u, bool ue8m0, const QuantLaunch& l) {
   switch (u) {
     case 4:
-      return launch_typed<T, 4, kVec>(prm, ue8m0, pdl, stream);
+      return launch_typed<T, 4, kVec>(prm, ue8m0, l);
     case 2:
-      return launch_typed<T, 2, kVec>(prm, ue8m0, pdl, stream);
+      return launch_typed<T, 2, kVec>(prm, ue8m0, l);
     default:
-      return launch_typed<T, 1, kVec>(prm, ue8m0, pdl, stream);
+      return launch_typed<T, 1, kVec>(prm, ue8m0, l);
   }
 }
 
 template <class T>
-cudaError_t launch_t(const Params& prm, int u, bool vec, bool ue8m0, bool pdl, cudaStream_t stream) {
-  return vec ? launch_u<T, true>(prm, u, ue8m0, pdl, stream) : launch_u<T, false>(prm, u, ue8m0, pdl, stream);
+cudaError_t launch_t(const Params& prm, int u, bool vec, bool ue8m0, const QuantLaunch& l) {
+  return vec ? launch_u<T, true>(prm, u, ue8m0, l) : launch_u<T, false>(prm, u, ue8m0, l);
 }
 
 }  // namespace
 
-blockfp8_status_t launch_quantize_1x128(const QuantizeProblem& q, cudaStream_t stream, bool pdl) {
+blockfp8_status_t launch_quantize_1x128(const QuantizeProblem& q, cudaStream_t stream, bool pdl,
+                                        const DeviceInfo* spread_over) {
   if (q.m == 0) return BLOCKFP8_SUCCESS;
   const int64_t elem = dtype_size(q.x_dtype);
   const int u = choose_u(q.k_blocks());
@@ -302,16 +323,17 @@ blockfp8_status_t launch_quantize_1x128(const QuantizeProblem& q, cudaStream_t s
   const auto addr = [](const void* ptr) { return reinterpret_cast<uintptr_t>(ptr); };
   const bool vec = addr(q.x) % 16 == 0 && (q.ldx * elem) % 16 == 0 && addr(q.x_q) % 8 == 0 && q.ldq % 8 == 0;
   const bool ue8m0 = q.fmt == BLOCKFP8_SCALE_UE8M0;
+  const QuantLaunch l{pdl, spread_over, stream};
   cudaError_t e;
   switch (q.x_dtype) {
     case BLOCKFP8_DTYPE_BF16:
-      e = launch_t<__nv_bfloat16>(prm, u, vec, ue8m0, pdl, stream);
+      e = launch_t<__nv_bfloat16>(prm, u, vec, ue8m0, l);
       break;
     case BLOCKFP8_DTYPE_FP16:
-      e = launch_t<__half>(prm, u, vec, ue8m0, pdl, stream);
+      e = launch_t<__half>(prm, u, vec, ue8m0, l);
       break;
     default:
-      e = launch_t<float>(prm, u, vec, ue8m0, pdl, stream);
+      e = launch_t<float>(prm, u, vec, ue8m0, l);
       break;
   }
   return e == cudaSuccess ? BLOCKFP8_SUCCESS : BLOCKFP8_ERROR_CUDA;

@@ -581,14 +581,14 @@ TEST_F(FusedTest, CudaGraphReplay) {
 }
 
 // Calls back to back on one stream sharing one workspace, each with its own X, eagerly and as one
-// captured graph: the quantiser of call j + 1 (launched with PDL at up to 64 tokens on weights under 16 MiB,
-// bf16a_quantizer_pdl) rewrites the workspace that call j's GEMM reads, so it must wait for that GEMM
-// to finish. Every call's output must be bitwise its own reference.
+// captured graph: the quantiser of call j + 1 (launched with PDL up to 256 tokens, bf16a_quantizer_pdl;
+// unbounded at M = 16, spread to one CTA an SM at 48 and two at 200) rewrites the workspace that call j's GEMM
+// reads, so it must wait for that GEMM to finish. Every call's output must be bitwise its own reference.
 TEST_F(FusedTest, BackToBackCallsShareTheWorkspace) {
   SCOPED_TRACE(seed_note());
   constexpr int kCalls = 4;
   uint64_t salt = 700;
-  for (int64_t m : {16, 48}) {
+  for (int64_t m : {16, 48, 200}) {
     Weights w;
     ASSERT_NO_FATAL_FAILURE(make_weights(w, 2112, 7168, case_seed(++salt), stream_));
     std::vector<XTensor> xs(kCalls);

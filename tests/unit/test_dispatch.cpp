@@ -758,18 +758,35 @@ TEST(Dispatch, PairedRingsWhereFullRingSlicesAreLong) {
             2);
 }
 
-// The bf16a path's quantiser goes out with PDL only where that measured faster (s30 calls 6-8: up to 64
-// tokens on weights under 16 MiB; larger weights, 16 MiB ones and M = 128-256 lost).
-TEST(Dispatch, Bf16aQuantizerPdlOnSmallWeightsAtFewTokens) {
-  for (auto nk : {std::pair<int64_t, int64_t>{2112, 7168}, {1536, 7168}, {576, 7168}, {3072, 1536}, {7168, 2048}})
-    for (int64_t m : {1, 2, 16, 64})
-      EXPECT_TRUE(bf16a_quantizer_pdl(m, nk.first, nk.second)) << nk.first << "x" << nk.second << " M=" << m;
-  for (auto nk : {std::pair<int64_t, int64_t>{4096, 7168}, {4608, 7168}, {12288, 7168}, {7168, 16384}, {32768, 512}})
-    EXPECT_FALSE(bf16a_quantizer_pdl(16, nk.first, nk.second)) << nk.first << "x" << nk.second;
-  EXPECT_FALSE(bf16a_quantizer_pdl(65, 2112, 7168));
-  EXPECT_FALSE(bf16a_quantizer_pdl(256, 576, 7168));
-  EXPECT_TRUE(bf16a_quantizer_pdl(64, 4096, 4095));   // just under 16 MiB
-  EXPECT_FALSE(bf16a_quantizer_pdl(64, 4096, 4096));  // 16 MiB
+// The bf16a path's quantiser goes out with PDL up to 256 tokens, whatever the weight (s31 call 2), and
+// is bounded so that its grid spreads over every SM in one wave.
+TEST(Dispatch, Bf16aQuantizerPdlSpreadOverTheSms) {
+  for (int64_t m : {1, 2, 16, 64, 128, 256}) EXPECT_TRUE(bf16a_quantizer_pdl(m)) << m;
+  EXPECT_FALSE(bf16a_quantizer_pdl(257));
+  EXPECT_FALSE(bf16a_quantizer_pdl(4096));
+  // 132 SMs, eight CTAs an SM at most: 56 CTAs (M = 64 at K = 7168) one an SM, 224 (M = 256) two;
+  // up to a quarter of the SMs (14 CTAs at M = 16), no bound.
+  EXPECT_EQ(bf16a_quantizer_ctas_per_sm(14, 8, 132), 0);
+  EXPECT_EQ(bf16a_quantizer_ctas_per_sm(4, 16, 132), 0);
+  EXPECT_EQ(bf16a_quantizer_ctas_per_sm(33, 8, 132), 0);
+  EXPECT_EQ(bf16a_quantizer_ctas_per_sm(34, 8, 132), 1);
+  EXPECT_EQ(bf16a_quantizer_ctas_per_sm(56, 8, 132), 1);
+  EXPECT_EQ(bf16a_quantizer_ctas_per_sm(132, 8, 132), 1);
+  EXPECT_EQ(bf16a_quantizer_ctas_per_sm(133, 8, 132), 2);
+  EXPECT_EQ(bf16a_quantizer_ctas_per_sm(224, 8, 132), 2);
+  // A grid that fills the SMs at their occupancy needs no bound.
+  EXPECT_EQ(bf16a_quantizer_ctas_per_sm(8 * 132, 8, 132), 0);
+  EXPECT_EQ(bf16a_quantizer_ctas_per_sm(3584, 8, 132), 0);
+  EXPECT_EQ(bf16a_quantizer_ctas_per_sm(7 * 132, 8, 132), 7);
+  EXPECT_EQ(bf16a_quantizer_ctas_per_sm(0, 8, 132), 0);
+  EXPECT_EQ(bf16a_quantizer_ctas_per_sm(10, 8, 0), 0);
+  // The bound is what smem_for_ctas_per_sm turns into shared memory; every such c fits a CTA's opt-in.
+  const DeviceInfo d;
+  for (int c = 1; c < 8; ++c) {
+    const int smem = smem_for_ctas_per_sm(c, d);
+    EXPECT_LE(smem, d.smem_per_block_optin) << c;
+    EXPECT_EQ(d.smem_per_sm / (smem + d.smem_reserved_per_cta), c) << c;
+  }
 }
 
 }  // namespace
