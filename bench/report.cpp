@@ -69,6 +69,7 @@ void JsonLines::write(const Row& r, const RunInfo& info) {
   std::string line = "{";
   line += "\"backend\":" + str(r.backend);
   line += ",\"config\":" + str(r.config);
+  if (!r.runs_as.empty()) line += ",\"runs_as\":" + str(r.runs_as);
   line += ",\"shape\":" + str(r.shape_name);
   line += ",\"N\":" + std::to_string(r.n) + ",\"K\":" + std::to_string(r.k) + ",\"M\":" + std::to_string(r.m);
   line += ",\"cold_us\":" + opt_num(r.cold_us) + ",\"hot_us\":" + opt_num(r.hot_us);

@@ -26,6 +26,7 @@ struct Row {
   std::string backend;  // "blockfp8", "blockfp8:<config>", "cublaslt", "floor", "empty",
                         // "blockfp8_bf16a", "blockfp8_quant_gemm"
   std::string config;
+  std::string runs_as;  // a forced configuration as the library runs it (blockfp8_config_resolve)
   std::string shape_name;
   int64_t n = 0, k = 0, m = 0;
   std::optional<double> cold_us, hot_us, rel_err, max_abs_err, floor_us, cublaslt_us;

@@ -540,6 +540,10 @@ std::vector<Row> run_shape(Context& ctx, const Shape& shape, int index, int tota
           r.error = std::string("blockfp8_gemm_ex: ") + blockfp8_status_string(s);
           return r;
         }
+        // Which kernel that is, defaults filled in: forced configurations that run as the dispatcher's
+        // pick are repeat measurements of it (tools/forced_vs_dispatch.py).
+        blockfp8_config_t resolved = *forced;
+        if (blockfp8_config_resolve(m, N, K, &resolved) == BLOCKFP8_SUCCESS) r.runs_as = config_name(resolved);
       }
       auto enqueue = [&](int c, cudaStream_t s) {
         const blockfp8_status_t status = call_blockfp8(ops, c, ops.c[c], N, BLOCKFP8_DTYPE_BF16, cfg, s);

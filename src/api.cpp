@@ -192,6 +192,16 @@ BLOCKFP8_API blockfp8_status_t blockfp8_gemm_plan(int64_t m, int64_t n, int64_t 
   return BLOCKFP8_SUCCESS;
 }
 
+BLOCKFP8_API blockfp8_status_t blockfp8_config_resolve(int64_t m, int64_t n, int64_t k, blockfp8_config_t* config) {
+  if (!config) return BLOCKFP8_ERROR_INVALID_VALUE;
+  if (config->kernel == BLOCKFP8_KERNEL_AUTO) return blockfp8_gemm_plan(m, n, k, config);
+  blockfp8_status_t st = validate_shape(m, n, k);
+  if (st != BLOCKFP8_SUCCESS) return st;
+  const DeviceInfo* dev = nullptr;
+  if ((st = hopper_device(&dev)) != BLOCKFP8_SUCCESS) return st;
+  return check_config(*config, m, n, k, *dev);  // what blockfp8_gemm_ex does with a forced one
+}
+
 BLOCKFP8_API blockfp8_status_t blockfp8_quantize_1x128(int64_t m, int64_t k, const void* x, int64_t ldx,
                                                        blockfp8_dtype_t x_dtype, void* x_q, int64_t ldq,
                                                        float* scales, int64_t scale_stride_m,

@@ -303,10 +303,12 @@ bool tiled_wins(int64_t m, int64_t n, int64_t k, const DeviceInfo& dev) {
     // 7168x2048 M=256 30.1 vs 12.8. Decode wins up to 66 tiles of 64 x 128, loses from 128.
     const int64_t tiles = decode_tiles(m, n, max_token_tile, kSwapabRowsPerTile);
     if (tiles * 2 > dev.sm_count) return true;
-    // From a third of the SMs' worth, the tiled kernel wins where it splits K across a cluster
-    // (s10 call 2, cold us at M = 256, decode vs tiled): 1536x7168 19.83 vs 15.96 (split 4),
-    // 2112x7168 20.52 vs 19.17 (split 3). Below that (576x7168: 18 tiles) decode's split wins.
-    return tiles * 3 > dev.sm_count && choose_tiled_config(m, n, k, dev).split_k > 1;
+    // Fewer, and the tiled kernel wins where it splits K across a cluster (s10 call 2, cold us at
+    // M = 256, decode vs tiled: 1536x7168 19.83 vs 15.96 split 4, 2112x7168 20.52 vs 19.17 split 3),
+    // however few its tiles: 576x7168 (18 decode tiles at M = 256), forced in three shuffled rounds
+    // against the decode picks (s32 call 4), took 0.88-0.90x at M = 129-224 and 0.93x at 256 (96 rows
+    // split 8), 0.93x at 320 and 0.99x at 384 (64 rows split 4), 0.84-0.88x at 448-512 (96 rows split 4).
+    return choose_tiled_config(m, n, k, dev).split_k > 1;
   }
   // Two 64-token tiles that fill every SM in one round (swapab_two_tile_split, dispatch.h).
   if (swapab_two_tile_split(m, n, k, dev) > 0) return false;

@@ -237,6 +237,7 @@ blockfp8_config_t choose_tiled_config(int64_t m, int64_t n, int64_t k, const Dev
   int best = kTiledMaxWeightRows, best_split = 1;
   TiledCluster best_c{};
   double best_cost = -1;
+  const int max_split = ceil_div(m, kTiledTokenTile) > 2 ? kTiledMaxSplitManyTokenTiles : kTiledMaxSplitK;
   // Widest first, so that a tie keeps the wider tile (fewer A reloads).
   for (auto it = std::rbegin(kTiledWeightRows); it != std::rend(kTiledWeightRows); ++it) {
     if (tiled_max_stages(*it, dev) < kTiledMinStages) continue;
@@ -247,7 +248,7 @@ blockfp8_config_t choose_tiled_config(int64_t m, int64_t n, int64_t k, const Dev
     // which it does not; at M = 64 the decode kernel was as fast (0.97-1.03x) or faster (short K).
     // The cost's own picks at M = 72-128 (s12 call 1): 0.71-0.93x on five long-K weights, unchanged
     // configurations (same times) on 7168x2048 and 12288x7168.
-    for (int split = 2; allow_split && m > kTiledSplitMinTokens && split <= kTiledMaxSplitK; ++split) {
+    for (int split = 2; allow_split && m > kTiledSplitMinTokens && split <= max_split; ++split) {
       const double sc = tiled_split_cost(m, n, k, *it, split, dev);
       if (sc >= 0 && sc * kSplitMargin < best_cost) best = *it, best_c = {}, best_cost = sc * kSplitMargin, best_split = split;
     }

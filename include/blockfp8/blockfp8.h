@@ -159,6 +159,12 @@ BLOCKFP8_API blockfp8_status_t blockfp8_gemm_ex(
 /* What the dispatcher would run for (m, n, k) on the current device, assuming TMA-friendly alignment. */
 BLOCKFP8_API blockfp8_status_t blockfp8_gemm_plan(int64_t m, int64_t n, int64_t k, blockfp8_config_t* config);
 
+/* What blockfp8_gemm_ex runs a forced configuration as on the current device, assuming TMA-friendly
+   alignment: its 0 (default) fields filled in, in place. BLOCKFP8_ERROR_INVALID_CONFIG where it cannot
+   run this problem (config is then unspecified); kernel == AUTO: the dispatcher's choice, as
+   blockfp8_gemm_plan. Tuning tools use it to tell which forced configurations are the same kernel. */
+BLOCKFP8_API blockfp8_status_t blockfp8_config_resolve(int64_t m, int64_t n, int64_t k, blockfp8_config_t* config);
+
 /* A short name for a configuration, e.g. "swapab_t16_s4_w2_p14" or "simt". Returns chars needed (like snprintf). */
 BLOCKFP8_API int blockfp8_config_name(const blockfp8_config_t* config, char* buf, size_t size);
 

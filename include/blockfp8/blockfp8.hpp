@@ -60,6 +60,13 @@ inline Config plan(int64_t m, int64_t n, int64_t k, Status* status = nullptr) {
   return cfg;
 }
 
+// A forced configuration as blockfp8_gemm_ex runs it (its defaults filled in; blockfp8_config_resolve).
+inline Config resolve(int64_t m, int64_t n, int64_t k, Config cfg, Status* status = nullptr) {
+  Status s = blockfp8_config_resolve(m, n, k, &cfg);
+  if (status) *status = s;
+  return cfg;
+}
+
 inline std::string config_name(const Config& cfg) {
   char buf[64];
   blockfp8_config_name(&cfg, buf, sizeof buf);

@@ -15,6 +15,7 @@ from ._lib import (  # noqa: F401
     config_name,
     library_path,
     plan,
+    resolve,
     status_string,
     version,
 )

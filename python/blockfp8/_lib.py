@@ -43,6 +43,7 @@ __all__ = [
     "status_string",
     "version",
     "plan",
+    "resolve",
     "config_name",
     "has_symbol",
     "fast_gemm_fn",
@@ -118,6 +119,7 @@ _SIGNATURES = {
     "blockfp8_gemm": (_GEMM_ARGS + [_PTR], _ST),
     "blockfp8_gemm_ex": (_GEMM_ARGS + [POINTER(Config), _PTR], _ST),
     "blockfp8_gemm_plan": ([_I64, _I64, _I64, POINTER(Config)], _ST),
+    "blockfp8_config_resolve": ([_I64, _I64, _I64, POINTER(Config)], _ST),
     "blockfp8_config_name": ([POINTER(Config), c_char_p, c_size_t], c_int),
 }
 # Entry points bound only when the loaded library exports them (an older library still loads).
@@ -246,6 +248,15 @@ def plan(m: int, n: int, k: int) -> Config:
     cfg = Config()
     check(lib().blockfp8_gemm_plan(m, n, k, ctypes.byref(cfg)), "blockfp8_gemm_plan")
     return cfg
+
+
+def resolve(m: int, n: int, k: int, cfg: Config) -> Config:
+    """A forced configuration as gemm_ex runs it on the current CUDA device: a copy of cfg with its
+    0 (default) fields filled in (KERNEL_AUTO: the dispatcher's choice, as plan). Raises BlockFP8Error
+    where it cannot run (m, n, k)."""
+    out = Config.from_buffer_copy(cfg)
+    check(lib().blockfp8_config_resolve(m, n, k, ctypes.byref(out)), "blockfp8_config_resolve")
+    return out
 
 
 def config_name(cfg: Config) -> str:

@@ -642,6 +642,41 @@ TEST_F(GemmTest, PlanAndAutoAgree) {
   }
 }
 
+// blockfp8_config_resolve fills a forced configuration's defaults as blockfp8_gemm_ex does: the plan
+// resolves to itself, a tiled configuration left at its defaults to the dispatcher's tiled pick (where
+// that is tiled), and the resolved form computes the bits the unresolved one does. Refusals as gemm_ex's.
+TEST_F(GemmTest, ConfigResolveIsWhatRuns) {
+  blockfp8_config_t cfg{};
+  EXPECT_EQ(blockfp8_config_resolve(4, 256, 512, nullptr), BLOCKFP8_ERROR_INVALID_VALUE);
+  EXPECT_EQ(blockfp8_config_resolve(4, 256, 500, &cfg), BLOCKFP8_ERROR_K_NOT_MULTIPLE_OF_128);
+  cfg.kernel = BLOCKFP8_KERNEL_SWAPAB_SPLITK, cfg.token_tile = 24, cfg.split_k = 1;
+  EXPECT_EQ(blockfp8_config_resolve(4, 256, 512, &cfg), BLOCKFP8_ERROR_INVALID_CONFIG) << "token tile 24";
+  for (const Case& c : {with(512, 24576, 1536, Layout{}), with(300, 2112, 7168, Layout{}), with(16, 2112, 7168, Layout{})}) {
+    SCOPED_TRACE(describe(c) + "; " + seed_note());
+    blockfp8_config_t plan{}, again{};
+    ASSERT_EQ(blockfp8_gemm_plan(c.m, c.n, c.k, &plan), BLOCKFP8_SUCCESS);
+    again = plan;
+    ASSERT_EQ(blockfp8_config_resolve(c.m, c.n, c.k, &again), BLOCKFP8_SUCCESS);
+    EXPECT_EQ(blockfp8::config_name(again), blockfp8::config_name(plan)) << "the plan resolves to itself";
+    blockfp8_config_t forced{};
+    forced.kernel = BLOCKFP8_KERNEL_TILED;  // every other field: the tiled kernel's default
+    blockfp8_config_t resolved = forced;
+    ASSERT_EQ(blockfp8_config_resolve(c.m, c.n, c.k, &resolved), BLOCKFP8_SUCCESS);
+    EXPECT_NE(resolved.weight_rows, 0);
+    EXPECT_NE(resolved.stages, 0);
+    if (plan.kernel == BLOCKFP8_KERNEL_TILED)
+      EXPECT_EQ(blockfp8::config_name(resolved), blockfp8::config_name(plan)) << "the tiled defaults are the pick";
+    Instance inst;
+    ASSERT_NO_FATAL_FAILURE(inst.init(c, stream_));
+    ASSERT_NO_FATAL_FAILURE(inst.compute_reference());
+    std::vector<uint8_t> as_forced, as_resolved;
+    ASSERT_NO_FATAL_FAILURE(inst.run({"forced tiled defaults", true, forced}, as_forced));
+    ASSERT_NO_FATAL_FAILURE(inst.check(as_forced, "forced tiled defaults"));
+    ASSERT_NO_FATAL_FAILURE(inst.run({"resolved " + blockfp8::config_name(resolved), true, resolved}, as_resolved));
+    EXPECT_TRUE(as_resolved == as_forced) << "the resolved configuration computes other bits";
+  }
+}
+
 // The C++ wrapper (blockfp8.hpp) computes the same as the C ABI.
 TEST_F(GemmTest, CppWrapper) {
   Layout l;

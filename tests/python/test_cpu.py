@@ -120,6 +120,16 @@ def test_c_status_is_raised_not_swallowed():
     assert ei.value.status == status
     status = _lib.lib().blockfp8_gemm_plan(1, 1, 128, None)  # NULL out-parameter
     assert status != _lib.SUCCESS
+    assert _lib.lib().blockfp8_config_resolve(1, 1, 128, None) == _lib.ERROR_INVALID_VALUE
+
+
+def test_resolve_checks_the_shape_before_the_device():
+    # Shape errors need no GPU, so CI sees them; the caller's Config is left as it was.
+    cfg = blockfp8.Config(_lib.KERNEL_TILED)
+    with pytest.raises(blockfp8.BlockFP8Error) as ei:
+        blockfp8.resolve(4, 2112, 100, cfg)
+    assert ei.value.name == "BLOCKFP8_ERROR_K_NOT_MULTIPLE_OF_128" and "blockfp8_config_resolve" in str(ei.value)
+    assert cfg.kernel == _lib.KERNEL_TILED and cfg.weight_rows == 0
 
 
 def test_config_name():

@@ -345,6 +345,14 @@ def test_plan_and_config_name():
     cfg = blockfp8.plan(1, 2112, 7168)
     assert cfg.kernel in (_lib.KERNEL_SWAPAB_SPLITK, _lib.KERNEL_WARP_MMA, _lib.KERNEL_SIMT)
     assert blockfp8.config_name(cfg)
+    # resolve: AUTO is the plan; a forced tiled split of 576x7168 at M = 512 gets the defaults it runs with.
+    assert blockfp8.config_name(blockfp8.resolve(1, 2112, 7168, blockfp8.Config())) == blockfp8.config_name(cfg)
+    forced = blockfp8.resolve(512, 576, 7168, blockfp8.Config(_lib.KERNEL_TILED, 0, 3, 0, 0, 64))
+    assert (forced.token_tile, forced.split_k, forced.weight_rows, forced.cluster_m) == (128, 3, 64, 1)
+    assert forced.stages > 0 and forced.warpgroups > 0
+    with pytest.raises(blockfp8.BlockFP8Error) as ei:  # 64 rows split 3 at M = 4096: too many clusters
+        blockfp8.resolve(4096, 7168, 7168, blockfp8.Config(_lib.KERNEL_TILED, 0, 3, 0, 0, 64))
+    assert ei.value.name == "BLOCKFP8_ERROR_INVALID_CONFIG"
 
 
 @requires_hopper

@@ -94,3 +94,30 @@ def test_sass_wgmma_issue_counts_what_precedes_each_wgmma(tmp_path, capsys):
     assert tool.main([str(p), "--match", "after"]) == 0
     out = capsys.readouterr().out
     assert "| after | 4 | 2 | 0 | 0 |" in out and "| before |" not in out
+
+
+def test_forced_vs_dispatch_marks_the_pick_and_counts_the_points_within_5_percent(tmp_path):
+    import subprocess
+    import sys
+    pick = "tiled_t128_r96_p7_c1x1_k8"
+    run = [{"backend": "floor", "N": 576, "K": 7168, "M": 0, "cold_us": 2.7}]
+    # M = 256: the tiled defaults run as the pick (=pick, a repeat), a decode split is 1.2x: within 5 %.
+    # M = 512: a forced split is 0.9x the pick's time: a miss. Old rows without runs_as count as other kernels.
+    run += [
+        {"backend": "blockfp8", "N": 576, "K": 7168, "M": 256, "cold_us": 10.0, "config": pick},
+        {"backend": "blockfp8:tiled_t0_r0_p0_c0x0", "N": 576, "K": 7168, "M": 256, "cold_us": 9.8,
+         "config": "tiled_t0_r0_p0_c0x0", "runs_as": pick},
+        {"backend": "blockfp8:swapab_r64_t128_s5_w2_k1_p6", "N": 576, "K": 7168, "M": 256, "cold_us": 12.0,
+         "config": "swapab_r64_t128_s5_w2_k1_p6"},
+        {"backend": "blockfp8", "N": 576, "K": 7168, "M": 512, "cold_us": 20.0, "config": pick},
+        {"backend": "blockfp8:tiled_t128_r96_p7_c1x1_k4", "N": 576, "K": 7168, "M": 512, "cold_us": 18.0,
+         "config": "tiled_t128_r96_p7_c1x1_k4"},
+    ]
+    _write(tmp_path / "run.jsonl", run)
+    out = subprocess.run([sys.executable, os.path.join(REPO_ROOT, "tools", "forced_vs_dispatch.py"),
+                          str(tmp_path / "run.jsonl")], capture_output=True, text=True, check=True).stdout
+    line256 = next(l for l in out.splitlines() if "M=256" in l)
+    assert "tiled_t0_r0_p0_c0x0=pick:0.980" in line256 and "swapab_r64_t128_s5_w2_k1_p6:1.200" in line256
+    assert "(3.70x)" in line256
+    assert "tiled_t128_r96_p7_c1x1_k4:0.900" in next(l for l in out.splitlines() if "M=512" in l)
+    assert "the pick within 5 % of every other kernel at 1 of 2 points" in out

@@ -128,6 +128,10 @@ TEST(ApiErrors, PlanArguments) {
   EXPECT_EQ(blockfp8_gemm_plan(4, 0, 512, &cfg), BLOCKFP8_ERROR_INVALID_SHAPE);
   EXPECT_EQ(blockfp8_gemm_plan(-1, 256, 512, &cfg), BLOCKFP8_ERROR_INVALID_SHAPE);
   EXPECT_EQ(blockfp8_gemm_plan(4, 256, 500, &cfg), BLOCKFP8_ERROR_K_NOT_MULTIPLE_OF_128);
+  EXPECT_EQ(blockfp8_config_resolve(4, 256, 512, nullptr), BLOCKFP8_ERROR_INVALID_VALUE);
+  cfg.kernel = BLOCKFP8_KERNEL_TILED;
+  EXPECT_EQ(blockfp8_config_resolve(4, 0, 512, &cfg), BLOCKFP8_ERROR_INVALID_SHAPE);
+  EXPECT_EQ(blockfp8_config_resolve(4, 256, 500, &cfg), BLOCKFP8_ERROR_K_NOT_MULTIPLE_OF_128);
 }
 
 TEST(StatusString, DistinctAndNonEmpty) {

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "dispatch.h"
+#include "dispatch_tiled.h"
 
 using namespace blockfp8::detail;
 
@@ -567,14 +568,17 @@ TEST(Dispatch, TwoTokenTilesWhereTheyFillEverySm) {
   EXPECT_EQ(swapab_two_tile_split(128, 2112, 7168, small), 0);
 }
 
-TEST(Dispatch, DecodeTakesSmallWeightsPastOneTokenTile) {
-  // Measured at M = 256 / 512 (dispatch.cpp, tiled_wins): decode below 44 tiles of 64 x 128 tokens,
-  // and up to 66 where the tiled kernel cannot split K.
+TEST(Dispatch, SmallWeightsPastOneTokenTileTakeTheTiledSplit) {
+  // Above 128 tokens the tiled kernel wins wherever it splits K, however few its tiles (dispatch.cpp,
+  // tiled_wins): 576x7168 took 0.88-0.93x the decode pick's time at M = 129-256 (s32 call 4).
   const DeviceInfo d = h200();
-  EXPECT_EQ(choose_config(256, 576, 7168, d).kernel, BLOCKFP8_KERNEL_SWAPAB_SPLITK);
-  EXPECT_EQ(choose_config(512, 576, 7168, d).kernel, BLOCKFP8_KERNEL_SWAPAB_SPLITK);
+  for (int64_t m : {129, 256, 320, 512}) {
+    blockfp8_config_t c = choose_config(m, 576, 7168, d);
+    EXPECT_EQ(c.kernel, BLOCKFP8_KERNEL_TILED) << m;
+    EXPECT_GT(c.split_k, 1) << m;
+    EXPECT_EQ(check_config(c, m, 576, 7168, d), BLOCKFP8_SUCCESS) << m;
+  }
   EXPECT_EQ(choose_config(512, 2112, 7168, d).kernel, BLOCKFP8_KERNEL_TILED);
-  // From a third of the SMs' worth of decode tiles, the tiled kernel where it splits K (s10 call 2).
   const blockfp8_config_t split = choose_config(256, 2112, 7168, d);
   EXPECT_EQ(split.kernel, BLOCKFP8_KERNEL_TILED);
   EXPECT_GT(split.split_k, 1);
@@ -583,8 +587,11 @@ TEST(Dispatch, DecodeTakesSmallWeightsPastOneTokenTile) {
   EXPECT_EQ(choose_config(256, 4096, 7168, d).kernel, BLOCKFP8_KERNEL_TILED);
   EXPECT_EQ(choose_config(256, 7168, 2048, d).kernel, BLOCKFP8_KERNEL_TILED);
   EXPECT_EQ(choose_config(513, 576, 7168, d).kernel, BLOCKFP8_KERNEL_TILED);
-  // Two token tiles of 128, split by tokens over two warpgroups.
-  const blockfp8_config_t c = choose_config(256, 576, 7168, d);
+  // Where the tiled kernel does not split (4 k-blocks), the decode kernel keeps a small weight: two
+  // token tiles of 128, split by tokens over two warpgroups.
+  const blockfp8_config_t c = choose_config(256, 576, 512, d);
+  EXPECT_EQ(c.kernel, BLOCKFP8_KERNEL_SWAPAB_SPLITK);
+  EXPECT_EQ(choose_tiled_config(256, 576, 512, d).split_k, 1);
   EXPECT_EQ(c.token_tile, 128);
   EXPECT_EQ(c.warpgroups, 2);
 }

@@ -303,6 +303,16 @@ TEST(DispatchTiled, SplitKRules) {
     EXPECT_GT(choose_tiled_config(m, 7168, 16384, d).split_k, 1) << m;
     EXPECT_EQ(choose_tiled_config(m, 7168, 2048, d).split_k, 1) << m;
   }
+  // Up to two token tiles a split of 8 (576x7168: 96 rows, 12 clusters); beyond, at most
+  // kTiledMaxSplitManyTokenTiles (s33 call 1: 64 rows split 4 at M = 288-384, where 128 rows split 8 fits).
+  EXPECT_EQ(choose_tiled_config(256, 576, 7168, d).split_k, 8);
+  for (int64_t m : {257, 320, 384, 448, 512, 640}) {
+    const blockfp8_config_t many = choose_tiled_config(m, 576, 7168, d);
+    EXPECT_GT(many.split_k, 1) << m;
+    EXPECT_LE(many.split_k, kTiledMaxSplitManyTokenTiles) << m;
+  }
+  EXPECT_TRUE(tiled_split_fits(320, 576, 7168, 128, 8, tiled_max_stages(128, d), d));
+  EXPECT_EQ(choose_tiled_config(320, 576, 7168, d).weight_rows, 64);
   // The tiled chooser splits from kTiledSplitMinTokens + 1 = 33 tokens (s26), not at 32 or fewer.
   EXPECT_GT(choose_tiled_config(64, 7168, 16384, d).split_k, 1);
   EXPECT_GT(choose_tiled_config(33, 9216, 7168, d).split_k, 1);
