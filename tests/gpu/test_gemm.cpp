@@ -379,6 +379,17 @@ TEST_F(GemmTest, DispatcherShapes) {
             {auto_variant()});
 }
 
+// A small weight on the tiled split above 128 tokens (since a550b71; 576 x 7168: 96 rows split 8 at two
+// token tiles, 64 rows split 4 at three, 64 rows split 3 at four, 96 rows split 4 at five), the last
+// token tile partial or past M by most of its rows; both scale layouts. Small enough for compute-sanitizer.
+TEST_F(GemmTest, SmallWeightOnTheTiledSplit) {
+  Layout col;
+  col.a_scale = ScaleLayout::kColMajor;
+  run_cases({with(129, 576, 7168, Layout{}), with(200, 576, 7168, col), with(320, 576, 7168, Layout{}),
+             with(449, 576, 7168, col), with(513, 576, 7168, Layout{})},
+            {auto_variant()});
+}
+
 // Every token tile x split-K 1..4 of the decode kernel, forced: tails in M (tokens) and N (rows).
 TEST_F(GemmTest, ForcedSwapabConfigs) {
   const Layout l;
