@@ -121,3 +121,34 @@ def test_forced_vs_dispatch_marks_the_pick_and_counts_the_points_within_5_percen
     assert "(3.70x)" in line256
     assert "tiled_t128_r96_p7_c1x1_k4:0.900" in next(l for l in out.splitlines() if "M=512" in l)
     assert "the pick within 5 % of every other kernel at 1 of 2 points" in out
+
+
+def test_dispatch_variants_plans_where_picks_differ_and_ranks_them(tmp_path, capsys):
+    tool = _tool("dispatch_variants")
+    base = {(576, 7168, 256): "decode_a", (576, 7168, 512): "decode_b", (2112, 7168, 1): "warp"}
+    new = {**base, (576, 7168, 256): "tiled_a", (576, 7168, 512): "tiled_b"}
+    for name, table in (("main", base), ("new", new)):
+        with open(tmp_path / f"{name}.txt", "w") as f:
+            f.writelines(f"{n} {k} {m} {c}\n" for (n, k, m), c in table.items())
+    out = tmp_path / "plan"
+    assert tool.main(["x", "plan", str(out), f"main={tmp_path / 'main.txt'}", f"new={tmp_path / 'new.txt'}"]) == 0
+    variants = (out / "variants.txt").read_text().splitlines()
+    assert variants == ["# N K M main new", "576 7168 256 decode_a tiled_a", "576 7168 512 decode_b tiled_b"]
+    assert (out / "bench_args.txt").read_text() == (
+        "576,7168 256,512 --config decode_a --config decode_b --config tiled_a --config tiled_b\n")
+    # A forced row that ran as another name counts under that name (runs_as); the best here is a third one.
+    _write(tmp_path / "run.jsonl.gz", [
+        {"backend": "blockfp8:decode_a", "N": 576, "K": 7168, "M": 256, "config": "decode_a", "cold_us": 10.0},
+        {"backend": "blockfp8:tiled_t0", "N": 576, "K": 7168, "M": 256, "config": "tiled_t0", "runs_as": "tiled_a",
+         "cold_us": 9.0},
+        {"backend": "blockfp8:other", "N": 576, "K": 7168, "M": 256, "config": "other", "cold_us": 8.0},
+        {"backend": "blockfp8:decode_b", "N": 576, "K": 7168, "M": 512, "config": "decode_b", "cold_us": 12.0},
+        {"backend": "blockfp8:tiled_b", "N": 576, "K": 7168, "M": 512, "config": "tiled_b", "cold_us": 12.5},
+        {"backend": "blockfp8", "N": 576, "K": 7168, "M": 512, "config": "decode_b", "cold_us": 1.0},  # not forced
+    ], gz=True)
+    capsys.readouterr()
+    assert tool.main(["x", "analyse", str(out / "variants.txt"), str(tmp_path / "run.jsonl.gz")]) == 0
+    text = capsys.readouterr().out
+    assert "best    8.00 other" in text
+    assert "main: 2 points, geometric mean 1.1180 x the best, within 5 % at 1, worst 1.250" in text
+    assert "new: 2 points, geometric mean 1.0825 x the best, within 5 % at 1, worst 1.125" in text
