@@ -386,13 +386,13 @@ double swapab_cost_ns(int64_t m, int64_t n, int64_t k, int token_tile, int weigh
   const double sm_ns = double(rounds) * kb_slice * std::max(double(sharing) * kb_bytes / dev.sm_bytes_per_ns, math_ns);
   const double hbm_ns = double(m_tiles) * double(n) * double(k) / dev.hbm_bytes_per_ns;
   // Each further round of tiles pays a cluster barrier, the reduction and the next tile's scales, only
-  // partly hidden behind its loads; the last tile's reduction is not hidden at all. 50 ns a rank: at
-  // 400 + 100 a rank (the first fit), splits of 2 that measured faster went unpicked on short K
-  // (s33 call 5, three shuffled rounds, forced, split 2 / the old pick: 7168x512 0.91 at M = 24-32,
-  // 8192x512 0.94-0.95, 7168x1024 0.96, 4096x512 0.92 at M = 16); over the 16 points where six
-  // variants of this term differ it is a geometric mean 1.010x the best timed (the old 1.034x), the
-  // price 1.02-1.03x at four M = 16 points (1536x7168, 3072x1536, 6144x1536, 7168x1024).
-  const double reduce_ns = split_k > 1 ? 50.0 * split_k : 0.0;
+  // partly hidden behind its loads; the last tile's reduction is not hidden at all. 400 + 100 ns a rank
+  // (the first fit), but 50 a rank from 32-token tiles: there splits of 2 on short K measured faster
+  // than the unsplit picks the first fit makes (s33 call 5, forced, three shuffled rounds, split 2 /
+  // unsplit at M = 24 and 32: 7168x512 0.91, 8192x512 0.94-0.95, 7168x1024 0.96), while at 16-token
+  // tiles the splits that a lower term takes lost at 5 of 6 points (7168x512, 8192x512 1.05-1.07;
+  // 1536x7168, 3072x1536, 6144x1536, 7168x1024 1.02-1.03; 4096x512 gained, 0.92).
+  const double reduce_ns = split_k <= 1 ? 0.0 : token_tile >= 32 ? 50.0 * split_k : 400.0 + 100.0 * split_k;
   return std::max(sm_ns, hbm_ns) + double(rounds - 1) * dev.tile_ns + reduce_ns;
 }
 

@@ -799,15 +799,20 @@ TEST(Dispatch, Bf16aQuantizerPdlSpreadOverTheSms) {
 }  // namespace
 
 TEST(Dispatch, ShortKDecodeSplitsInTwoWhereItMeasuredFaster) {
-  // swapab_cost_ns's split term (s33 call 5, forced, three shuffled rounds): split 2 took 0.91x the
-  // unsplit pick on 7168x512 at M = 24-32 and 0.92x on 4096x512 at M = 16 (64 tiles: 64 CTAs unsplit);
-  // 7168x256 at M = 16 stays unsplit (split 2 1.12x), as does 7168x512 at M = 16 (1.05x).
+  // swapab_cost_ns's split term (s33 call 5, forced, three shuffled rounds): at 32-token tiles split 2
+  // took 0.91x the unsplit pick on 7168x512 and 0.94-0.95x on 8192x512 at M = 24-32; at 16-token tiles
+  // it lost on both (1.05-1.07x at M = 16), and on 7168x256 (1.12x).
   const DeviceInfo d = h200();
-  for (int64_t m : {24, 32}) EXPECT_EQ(choose_config(m, 7168, 512, d).split_k, 2) << m;
-  EXPECT_EQ(choose_config(16, 4096, 512, d).split_k, 2);
+  for (int64_t m : {17, 24, 32}) {
+    EXPECT_EQ(choose_config(m, 7168, 512, d).split_k, 2) << m;
+    EXPECT_EQ(choose_config(m, 8192, 512, d).split_k, 2) << m;
+  }
+  for (int64_t m : {9, 12, 16}) {
+    EXPECT_EQ(choose_config(m, 7168, 512, d).split_k, 1) << m;
+    EXPECT_EQ(choose_config(m, 8192, 512, d).split_k, 1) << m;
+  }
   EXPECT_EQ(choose_config(16, 7168, 256, d).split_k, 1);
-  EXPECT_EQ(choose_config(16, 7168, 512, d).split_k, 1);
-  for (int64_t m : {16, 24, 32}) {
+  for (int64_t m : {9, 16, 24, 32}) {
     blockfp8_config_t c = choose_config(m, 7168, 512, d);
     EXPECT_EQ(c.kernel, BLOCKFP8_KERNEL_SWAPAB_SPLITK) << m;
     EXPECT_EQ(check_config(c, m, 7168, 512, d), BLOCKFP8_SUCCESS) << m;
