@@ -49,10 +49,7 @@ int main(int argc, char** argv) {
   const blockfp8::detail::DeviceInfo h200{};
   for (const bench::Shape& s : shapes)
     for (int64_t m : ms) {
-      // What blockfp8_gemm runs: the dispatcher's choice where it passes check_config, else SIMT.
-      blockfp8_config_t c = blockfp8::detail::choose_config(m, s.n, s.k, h200);
-      if (blockfp8::detail::check_config(c, m, s.n, s.k, h200) != BLOCKFP8_SUCCESS) c = blockfp8_config_t{};
-      if (c.kernel == BLOCKFP8_KERNEL_AUTO) c.kernel = BLOCKFP8_KERNEL_SIMT;
+      const blockfp8_config_t c = blockfp8::detail::planned_config(m, s.n, s.k, h200);
       std::printf("%lld %lld %lld %s\n", static_cast<long long>(s.n), static_cast<long long>(s.k),
                   static_cast<long long>(m), blockfp8::config_name(c).c_str());
     }

@@ -1,5 +1,5 @@
 // The C ABI: argument checking, then the dispatcher, then one kernel family's launcher.
-// Follow one call: blockfp8_gemm -> validate (validate.cpp) -> choose/check_config (dispatch.cpp)
+// Follow one call: blockfp8_gemm -> validate (validate.cpp) -> planned_config (dispatch.cpp)
 // -> launch_swapab_splitk (kernels/swapab_splitk.cu), launch_swapab_warpmma (kernels/swapab_warpmma.cu),
 // launch_tiled_gemm (kernels/tiled_gemm.cu) or launch_simt_gemm (kernels/simt_gemm.cu).
 // The quantiser: blockfp8_quantize_1x128 -> validate_quantize -> launch_quantize_1x128
@@ -55,8 +55,7 @@ blockfp8_config_t auto_config(int64_t m, int64_t n, int64_t k, const DeviceInfo&
                       uint64_t(invariant)) % 64];
   if (slot.m == m && slot.n == n && slot.k == k && slot.ordinal == dev.ordinal && slot.invariant == invariant)
     return slot.cfg;
-  blockfp8_config_t chosen = invariant ? choose_batch_invariant_config(n, k, dev) : choose_config(m, n, k, dev);
-  if (check_config(chosen, m, n, k, dev) == BLOCKFP8_SUCCESS) cfg = chosen;
+  cfg = planned_config(m, n, k, dev, invariant);
   slot = Plan{m, n, k, dev.ordinal, invariant, cfg};
   return cfg;
 }

@@ -291,6 +291,14 @@ int swapab_two_tile_split(int64_t m, int64_t n, int64_t k, const DeviceInfo& dev
   return 0;
 }
 
+blockfp8_config_t planned_config(int64_t m, int64_t n, int64_t k, const DeviceInfo& dev, bool invariant) {
+  blockfp8_config_t chosen = invariant ? choose_batch_invariant_config(n, k, dev) : choose_config(m, n, k, dev);
+  if (check_config(chosen, m, n, k, dev) == BLOCKFP8_SUCCESS) return chosen;
+  blockfp8_config_t simt{};
+  simt.kernel = BLOCKFP8_KERNEL_SIMT;
+  return simt;
+}
+
 bool tiled_wins(int64_t m, int64_t n, int64_t k, const DeviceInfo& dev) {
   if (m > kSwapabMaxM) return true;
   const int max_token_tile = kSwapabTokenTiles[std::size(kSwapabTokenTiles) - 1];
@@ -392,7 +400,9 @@ double swapab_cost_ns(int64_t m, int64_t n, int64_t k, int token_tile, int weigh
   // unsplit at M = 24 and 32: 7168x512 0.91, 8192x512 0.94-0.95, 7168x1024 0.96), while at 16-token
   // tiles the splits that a lower term takes lost at 5 of 6 points (7168x512, 8192x512 1.05-1.07;
   // 1536x7168, 3072x1536, 6144x1536, 7168x1024 1.02-1.03; 4096x512 gained, 0.92).
-  const double reduce_ns = split_k <= 1 ? 0.0 : token_tile >= 32 ? 50.0 * split_k : 400.0 + 100.0 * split_k;
+  constexpr int kCheapSplitMinTokenTile = 32;
+  const double split_ns = token_tile >= kCheapSplitMinTokenTile ? 50.0 * split_k : 400.0 + 100.0 * split_k;
+  const double reduce_ns = split_k > 1 ? split_ns : 0.0;
   return std::max(sm_ns, hbm_ns) + double(rounds - 1) * dev.tile_ns + reduce_ns;
 }
 

@@ -433,4 +433,9 @@ constexpr int kBatchInvariantTokenTile = 32;
 // Whether a (possibly forced) configuration can run (m, n, k) on dev. Fills in stages == 0.
 blockfp8_status_t check_config(blockfp8_config_t& cfg, int64_t m, int64_t n, int64_t k, const DeviceInfo& dev);
 
+// What blockfp8_gemm runs on TMA-compatible operands: the dispatcher's choice (choose_config, or
+// choose_batch_invariant_config when `invariant`) with its defaults filled in where check_config
+// accepts it, else the SIMT kernel. (api.cpp caches it per shape; the tools print it over grids.)
+blockfp8_config_t planned_config(int64_t m, int64_t n, int64_t k, const DeviceInfo& dev, bool invariant = false);
+
 }  // namespace blockfp8::detail

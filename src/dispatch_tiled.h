@@ -102,11 +102,12 @@ constexpr int kTiledMaxSplitK = 8;
 // the loop's descriptors moved to uniform registers (s26 calls 3-4, three shuffled rounds, split / the
 // unsplit pick at M = 33-64): 9216x7168 0.91-0.95, 12288x7168 0.94-1.00; 4608x7168 0.83 against decode.
 constexpr int kTiledSplitMinTokens = 32;
-// Beyond two token tiles the dispatcher splits K at most this far. The splits of 5-8 that fit there (weights
-// of at most about 1400 rows: the H200 holds 22 clusters of 5, 15 of 8; of the DeepSeek shapes, 576x7168)
-// are of wide tiles, and lost to splits of 4 of narrower ones on 576x7168 (s33 call 1, three shuffled rounds, time over the best split timed):
-// 128 rows split 8 1.05-1.06 at M = 288-352 (64 rows split 4 best), 192 rows split 8 1.10-1.12 at
-// M = 416-512 and 1.11 at 640 (96 rows split 4 best). At two token tiles 96 rows split 8 took 1.01-1.02.
+// Beyond two token tiles the dispatcher splits K at most this far. The splits of 5-8 that fit there
+// (weights of at most about 1400 rows: the H200 holds 22 clusters of 5, 15 of 8; of the DeepSeek shapes,
+// 576x7168) are of wide tiles, and lost to splits of 4 of narrower ones on 576x7168 (s33 call 1, three
+// shuffled rounds, time over the best split timed): 128 rows split 8 1.05-1.06 at M = 288-352 (64 rows
+// split 4 best), 192 rows split 8 1.10-1.12 at M = 416-512 and 1.11 at 640 (96 rows split 4 best). At
+// two token tiles 96 rows split 8 took 1.01-1.02.
 constexpr int kTiledMaxSplitManyTokenTiles = 4;
 constexpr int kTiledPartialPad = 4;
 int tiled_partial_bytes(int weight_rows);

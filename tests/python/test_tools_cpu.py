@@ -3,6 +3,8 @@ import gzip
 import importlib.util
 import json
 import os
+import subprocess
+import sys
 
 from conftest import REPO_ROOT
 
@@ -97,8 +99,6 @@ def test_sass_wgmma_issue_counts_what_precedes_each_wgmma(tmp_path, capsys):
 
 
 def test_forced_vs_dispatch_marks_the_pick_and_counts_the_points_within_5_percent(tmp_path):
-    import subprocess
-    import sys
     pick = "tiled_t128_r96_p7_c1x1_k8"
     run = [{"backend": "floor", "N": 576, "K": 7168, "M": 0, "cold_us": 2.7}]
     # M = 256: the tiled defaults run as the pick (=pick, a repeat), a decode split is 1.2x: within 5 %.

@@ -25,17 +25,12 @@ using Point = std::tuple<int64_t, int64_t, int64_t>;  // N, K, M
 
 constexpr int64_t kMs[] = {1, 2, 4, 8, 16, 24, 32, 33, 40, 48, 56, 64, 96, 128, 256, 512, 1024, 2048, 4096, 8192};
 
-// What blockfp8_gemm would run: the dispatcher's choice where it passes check_config, else SIMT.
+// What blockfp8_gemm would run (planned_config).
 std::map<Point, std::string> picks() {
   const blockfp8::detail::DeviceInfo h200{};
   std::map<Point, std::string> out;
   for (const bench::Shape& s : bench::deepseek_shapes({1, 2, 4, 8}))
-    for (int64_t m : kMs) {
-      blockfp8_config_t c = blockfp8::detail::choose_config(m, s.n, s.k, h200);
-      if (blockfp8::detail::check_config(c, m, s.n, s.k, h200) != BLOCKFP8_SUCCESS) c = blockfp8_config_t{};
-      if (c.kernel == BLOCKFP8_KERNEL_AUTO) c.kernel = BLOCKFP8_KERNEL_SIMT;
-      out[{s.n, s.k, m}] = blockfp8::config_name(c);
-    }
+    for (int64_t m : kMs) out[{s.n, s.k, m}] = blockfp8::config_name(blockfp8::detail::planned_config(m, s.n, s.k, h200));
   return out;
 }
 
