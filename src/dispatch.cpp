@@ -457,6 +457,9 @@ blockfp8_config_t choose_warpmma_config(int64_t m, int64_t n, int64_t k, const D
 }
 
 blockfp8_config_t choose_config(int64_t m, int64_t n, int64_t k, const DeviceInfo& dev) {
+  if (blockfp8_config_t measured; measured_pick(m, n, k, dev, &measured)) {
+    if (check_config(measured, m, n, k, dev) == BLOCKFP8_SUCCESS) return measured;
+  }
   // The decode kernel re-reads the weight once per 128 tokens; the tiled kernel reads each weight tile
   // once per wave of token tiles but runs unsplit (tiled_wins says where each wins).
   if (tiled_wins(m, n, k, dev)) {

@@ -422,8 +422,18 @@ blockfp8_config_t choose_warpmma_config(int64_t m, int64_t n, int64_t k, const D
 // The TMA decode kernel's configuration (the cost model over splits and tile heights).
 blockfp8_config_t choose_swapab_config(int64_t m, int64_t n, int64_t k, const DeviceInfo& dev);
 
-// The dispatcher's choice, assuming TMA-compatible pointers.
+// The dispatcher's choice, assuming TMA-compatible pointers: a measured pick where the table has one
+// (and check_config takes it), else the rules.
 blockfp8_config_t choose_config(int64_t m, int64_t n, int64_t k, const DeviceInfo& dev);
+
+// measured_picks.cpp: configurations measured faster than the rules' pick over an M range of one shape,
+// on the GPU the table was measured on. measured_pick: the one for (m, n, k) on dev, or false.
+struct MeasuredPick {
+  int64_t n, k, m_first, m_last;
+  blockfp8_config_t cfg;
+};
+bool measured_pick(int64_t m, int64_t n, int64_t k, const DeviceInfo& dev, blockfp8_config_t* cfg);
+const MeasuredPick* measured_picks(int* count);  // the whole table (tests, tools)
 
 // BLOCKFP8_FLAG_BATCH_INVARIANT: one decode configuration for every M, so a token's reduction order
 // (its k-blocks per warpgroup, the warpgroup sum, the cluster's rank order) never depends on M.

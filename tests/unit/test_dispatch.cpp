@@ -818,3 +818,51 @@ TEST(Dispatch, ShortKDecodeSplitsInTwoWhereItMeasuredFaster) {
     EXPECT_EQ(check_config(c, m, 7168, 512, d), BLOCKFP8_SUCCESS) << m;
   }
 }
+
+namespace {
+
+bool same_config(const blockfp8_config_t& a, const blockfp8_config_t& b) {
+  return a.kernel == b.kernel && a.token_tile == b.token_tile && a.weight_rows == b.weight_rows &&
+         a.split_k == b.split_k && a.stages == b.stages && a.cluster_m == b.cluster_m && a.cluster_n == b.cluster_n &&
+         (a.kernel != BLOCKFP8_KERNEL_SWAPAB_SPLITK ||
+          (a.warpgroups == b.warpgroups && a.stage_kblocks == b.stage_kblocks));
+}
+
+// Every entry of the measured table runs as written (check_config takes it unchanged) at every M of its
+// range, the rules decide just outside it, and on another GPU the table is not consulted.
+TEST(MeasuredPicks, RunAsWrittenInsideTheirRangesOnTheMeasuredGpuOnly) {
+  const DeviceInfo d = h200();
+  DeviceInfo other = d;  // an H100 PCIe: 114 SMs
+  other.sm_count = 114;
+  int count = 0;
+  const MeasuredPick* table = measured_picks(&count);
+  ASSERT_GT(count, 0);
+  for (int i = 0; i < count; ++i) {
+    const MeasuredPick& e = table[i];
+    ASSERT_LE(e.m_first, e.m_last);
+    for (int64_t m = e.m_first; m <= e.m_last; ++m) {
+      blockfp8_config_t want = e.cfg;
+      ASSERT_EQ(check_config(want, m, e.n, e.k, d), BLOCKFP8_SUCCESS) << e.n << "x" << e.k << " M=" << m;
+      EXPECT_TRUE(same_config(want, e.cfg)) << "check_config filled in fields of the entry at M=" << m;
+      EXPECT_TRUE(same_config(choose_config(m, e.n, e.k, d), e.cfg)) << e.n << "x" << e.k << " M=" << m;
+      blockfp8_config_t unused;
+      EXPECT_FALSE(measured_pick(m, e.n, e.k, other, &unused));
+    }
+    // Ranges of one shape do not overlap (the first match would hide the second).
+    for (int j = i + 1; j < count; ++j)
+      if (table[j].n == e.n && table[j].k == e.k)
+        EXPECT_TRUE(table[j].m_last < e.m_first || table[j].m_first > e.m_last) << e.n << "x" << e.k;
+    blockfp8_config_t unused;
+    for (int64_t m : {e.m_first - 1, e.m_last + 1}) {
+      bool inside_another = false;
+      for (int j = 0; j < count; ++j)
+        inside_another |= j != i && table[j].n == e.n && table[j].k == e.k && m >= table[j].m_first && m <= table[j].m_last;
+      if (!inside_another) EXPECT_FALSE(measured_pick(m, e.n, e.k, d, &unused)) << e.n << "x" << e.k << " M=" << m;
+    }
+  }
+  // A shape the table does not name.
+  blockfp8_config_t unused;
+  EXPECT_FALSE(measured_pick(96, 576, 4096, d, &unused));
+}
+
+}  // namespace
