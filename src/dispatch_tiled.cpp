@@ -79,22 +79,26 @@ double tile_rows_cost(int weight_rows) {
 
 }  // namespace
 
-int tiled_stage_bytes(int weight_rows) { return (kTiledTokenTile + weight_rows) * 128; }
+int tiled_stage_bytes(int weight_rows, int token_tile) { return (token_tile + weight_rows) * 128; }
 
-int tiled_out_bytes(int weight_rows) { return kTiledTokenTile * weight_rows * 2; }
+int tiled_out_bytes(int weight_rows, int token_tile) { return token_tile * weight_rows * 2; }
 
-int tiled_smem_bytes(int weight_rows, int stages) {
-  return kAlignSlack + stages * (tiled_stage_bytes(weight_rows) + kTiledScaleBytes + kBarrierBytes) +
-         tiled_out_bytes(weight_rows);
+int tiled_smem_bytes(int weight_rows, int stages, int token_tile) {
+  return kAlignSlack +
+         stages * (tiled_stage_bytes(weight_rows, token_tile) + tiled_scale_bytes(token_tile) + kBarrierBytes) +
+         tiled_out_bytes(weight_rows, token_tile);
 }
 
-int tiled_max_stages(int weight_rows, const DeviceInfo& dev) {
-  const int64_t room = int64_t(dev.smem_per_block_optin) - kAlignSlack - tiled_out_bytes(weight_rows);
-  const int64_t per_stage = tiled_stage_bytes(weight_rows) + kTiledScaleBytes + kBarrierBytes;
+int tiled_max_stages(int weight_rows, const DeviceInfo& dev, int token_tile) {
+  const int64_t room = int64_t(dev.smem_per_block_optin) - kAlignSlack - tiled_out_bytes(weight_rows, token_tile);
+  const int64_t per_stage = tiled_stage_bytes(weight_rows, token_tile) + tiled_scale_bytes(token_tile) + kBarrierBytes;
   return int(std::clamp<int64_t>(room / per_stage, 0, kTiledMaxStages));
 }
 
-bool tiled_weight_rows_supported(int weight_rows) {
+bool tiled_weight_rows_supported(int weight_rows, int token_tile) {
+  if (token_tile != kTiledTokenTile &&
+      (token_tile != kTiledWideTokenTile || weight_rows < kTiledWideMinWeightRows || weight_rows > kTiledWideMaxWeightRows))
+    return false;
   return std::find(std::begin(kTiledWeightRows), std::end(kTiledWeightRows), weight_rows) !=
          std::end(kTiledWeightRows);
 }
@@ -107,8 +111,8 @@ bool tiled_cluster_supported(TiledCluster c, const DeviceInfo& dev) {
 namespace {
 
 // The units clusters of c walk (cta_m x cta_n tiles each), and how many such clusters run at once.
-int64_t tiled_units(int64_t m, int64_t n, int weight_rows, TiledCluster c) {
-  return ceil_div(ceil_div(std::max<int64_t>(m, 1), kTiledTokenTile), c.cta_m) * ceil_div(ceil_div(n, weight_rows), c.cta_n);
+int64_t tiled_units(int64_t m, int64_t n, int weight_rows, TiledCluster c, int token_tile = kTiledTokenTile) {
+  return ceil_div(ceil_div(std::max<int64_t>(m, 1), token_tile), c.cta_m) * ceil_div(ceil_div(n, weight_rows), c.cta_n);
 }
 int tiled_resident(TiledCluster c, const DeviceInfo& dev) {
   return std::max(c.ctas() == 1 ? dev.sm_count : dev.max_clusters[c.ctas()], 1);
@@ -116,8 +120,8 @@ int tiled_resident(TiledCluster c, const DeviceInfo& dev) {
 
 }  // namespace
 
-int64_t tiled_rounds(int64_t m, int64_t n, int weight_rows, TiledCluster c, const DeviceInfo& dev) {
-  return ceil_div(tiled_units(m, n, weight_rows, c), tiled_resident(c, dev));
+int64_t tiled_rounds(int64_t m, int64_t n, int weight_rows, TiledCluster c, const DeviceInfo& dev, int token_tile) {
+  return ceil_div(tiled_units(m, n, weight_rows, c, token_tile), tiled_resident(c, dev));
 }
 
 double tiled_cost(int64_t m, int64_t n, int weight_rows, TiledCluster c, const DeviceInfo& dev) {
@@ -198,9 +202,15 @@ double tiled_split_cost(int64_t m, int64_t n, int64_t k, int weight_rows, int sp
 blockfp8_status_t check_tiled_config(blockfp8_config_t& cfg, int64_t m, int64_t n, int64_t k, const DeviceInfo& dev) {
   if (cfg.token_tile == 0) cfg.token_tile = kTiledTokenTile;
   if (cfg.warpgroups == 0) cfg.warpgroups = kTiledWarpgroups;
-  if (cfg.token_tile != kTiledTokenTile || cfg.split_k < 0 || cfg.split_k > kTiledMaxSplitK ||
-      cfg.warpgroups != kTiledWarpgroups)
+  if ((cfg.token_tile != kTiledTokenTile && cfg.token_tile != kTiledWideTokenTile) || cfg.split_k < 0 ||
+      cfg.split_k > kTiledMaxSplitK || cfg.warpgroups != kTiledWarpgroups)
     return BLOCKFP8_ERROR_INVALID_CONFIG;
+  const int tt = cfg.token_tile;
+  if (tt == kTiledWideTokenTile) {  // forced only: the widest weight tile it holds, unsplit
+    if (cfg.split_k > 1) return BLOCKFP8_ERROR_INVALID_CONFIG;
+    cfg.split_k = 1;
+    if (cfg.weight_rows == 0) cfg.weight_rows = kTiledWideMaxWeightRows;
+  }
   if (cfg.weight_rows == 0) {
     const blockfp8_config_t chosen = choose_tiled_config(m, n, k, dev, /*allow_split=*/cfg.split_k != 1);
     cfg.weight_rows = chosen.weight_rows;
@@ -209,7 +219,7 @@ blockfp8_status_t check_tiled_config(blockfp8_config_t& cfg, int64_t m, int64_t 
       cfg.split_k = chosen.split_k, cfg.cluster_m = cfg.cluster_n = 1;
   }
   if (cfg.split_k == 0) cfg.split_k = 1;
-  if (!tiled_weight_rows_supported(cfg.weight_rows)) return BLOCKFP8_ERROR_INVALID_CONFIG;
+  if (!tiled_weight_rows_supported(cfg.weight_rows, tt)) return BLOCKFP8_ERROR_INVALID_CONFIG;
   if (cfg.cluster_m < 0 || cfg.cluster_n < 0) return BLOCKFP8_ERROR_INVALID_CONFIG;
   if (cfg.split_k > 1) {
     // Split-K clusters run along K only (no multicast cluster beside them).
@@ -223,7 +233,7 @@ blockfp8_status_t check_tiled_config(blockfp8_config_t& cfg, int64_t m, int64_t 
     cfg.cluster_m = c.cta_m, cfg.cluster_n = c.cta_n;
   }
   if (!tiled_cluster_supported({cfg.cluster_m, cfg.cluster_n}, dev)) return BLOCKFP8_ERROR_INVALID_CONFIG;
-  const int max_stages = tiled_max_stages(cfg.weight_rows, dev);
+  const int max_stages = tiled_max_stages(cfg.weight_rows, dev, tt);
   if (cfg.stages == 0) cfg.stages = max_stages;
   if (cfg.stages < kTiledMinStages || cfg.stages > max_stages) return BLOCKFP8_ERROR_INVALID_CONFIG;
   // A split runs one unit a cluster, every cluster of the grid resident at once, and parks its

@@ -12,6 +12,14 @@
 namespace blockfp8::detail {
 
 constexpr int kTiledTokenTile = 128;  // tokens per tile: two math warpgroups of 64 (wgmma M)
+// The wide token tile: each math warpgroup runs two 64-token wgmmas a k-block against one weight
+// tile, so the tile moves (256 + weight_rows) x 128 bytes into shared memory for 256 x weight_rows
+// outputs: at 128 rows 11.7 bytes per thousand multiply-adds, against 13.0 for 128 x 192. Its
+// accumulators are two running sums and one partial of weight_rows / 2 each, so it stops at
+// kTiledWideMaxWeightRows; it does not split K.
+constexpr int kTiledWideTokenTile = 256;
+constexpr int kTiledWideMinWeightRows = 96;  // narrower tiles move more bytes a flop than 128 x 192
+constexpr int kTiledWideMaxWeightRows = 128;
 constexpr int kTiledWarpgroups = 2;
 // Weight rows per tile (wgmma N). Each math thread holds two fp32 sets of weight_rows / 2
 // accumulators (the running sum and the k-block's partial), so 192 is the widest that fits the 224
@@ -28,10 +36,11 @@ constexpr int kTiledGroupM = 8;
 
 // One pipeline stage: the 128-token A tile and the weight tile (128 bytes of K each), then the
 // stage's scales (128 a_scales, 4 b_scale slots), then its full and empty mbarriers.
-int tiled_stage_bytes(int weight_rows);
-// A stage's scales: 128 a_scales, then 4 b_scale slots, padded to 128 bytes (the TMA engine lands
-// column-major a_scales there).
-constexpr int kTiledScaleBytes = ((kTiledTokenTile + 4) * 4 + 127) / 128 * 128;
+int tiled_stage_bytes(int weight_rows, int token_tile = kTiledTokenTile);
+// A stage's scales: token_tile a_scales, then 4 b_scale slots, padded to 128 bytes (the TMA engine
+// lands column-major a_scales there).
+constexpr int tiled_scale_bytes(int token_tile) { return ((token_tile + 4) * 4 + 127) / 128 * 128; }
+constexpr int kTiledScaleBytes = tiled_scale_bytes(kTiledTokenTile);
 // How a stage's scales reach the ring (tiled_scale_route). kScalesCopied: the scale warp's four-byte
 // cp.async copies, any strides. kScalesTmaA: column-major a_scales by TMA with the operands, one 512-byte
 // request a k-block (the b_scales copied). kScalesRows: row-major a_ and b_scales with 16-byte rows, four
@@ -51,13 +60,13 @@ inline int64_t tiled_scale_map_ld(const Problem& p) {
 // else kScalesCopied. (The launcher falls back with tma = false where the tensor map does not encode.)
 TiledScaleRoute tiled_scale_route(const Problem& p, bool split, bool tma = true);
 
-// The bf16 / fp16 output tile staged for the TMA store: 128 x weight_rows x 2 bytes.
-int tiled_out_bytes(int weight_rows);
+// The bf16 / fp16 output tile staged for the TMA store: token_tile x weight_rows x 2 bytes.
+int tiled_out_bytes(int weight_rows, int token_tile = kTiledTokenTile);
 // The whole CTA: 1024 bytes of alignment slack, the ring, the scales, the barriers, the output tile.
-int tiled_smem_bytes(int weight_rows, int stages);
+int tiled_smem_bytes(int weight_rows, int stages, int token_tile = kTiledTokenTile);
 // Deepest ring that fits the device (0 if none does).
-int tiled_max_stages(int weight_rows, const DeviceInfo& dev);
-bool tiled_weight_rows_supported(int weight_rows);
+int tiled_max_stages(int weight_rows, const DeviceInfo& dev, int token_tile = kTiledTokenTile);
+bool tiled_weight_rows_supported(int weight_rows, int token_tile = kTiledTokenTile);
 
 // A cluster of the tiled kernel: cta_m CTAs on neighbouring token tiles of one weight tile, or cta_n
 // on neighbouring weight tiles of one token tile (never both above 1). A cluster walks units of
@@ -70,7 +79,8 @@ struct TiledCluster {
 // The shapes the kernel has: 1x1, 2x1, 1x2 and 1x4 (the device must hold such clusters).
 bool tiled_cluster_supported(TiledCluster c, const DeviceInfo& dev);
 // How many units of c the busiest cluster runs (persistent clusters, as many as the device holds).
-int64_t tiled_rounds(int64_t m, int64_t n, int weight_rows, TiledCluster c, const DeviceInfo& dev);
+int64_t tiled_rounds(int64_t m, int64_t n, int weight_rows, TiledCluster c, const DeviceInfo& dev,
+                     int token_tile = kTiledTokenTile);
 
 // Relative time of the whole problem with weight_rows-wide tiles in clusters c on dev: rounds of
 // units (the busiest cluster's, tiled_rounds; over several rounds averaged half and half with the

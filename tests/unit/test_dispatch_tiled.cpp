@@ -36,6 +36,30 @@ TEST(DispatchTiled, EverySupportedWeightRowsFitsADeepRing) {
   EXPECT_EQ(tiled_max_stages(192, d), 4);
 }
 
+// The wide token tile: 256 tokens against 96-128 weight rows, forced only, never split.
+TEST(DispatchTiled, WideTokenTile) {
+  const DeviceInfo d = h200();
+  // 3 stages of 48 KB + the 64 KB output tile + 1152 bytes of scales a stage, barriers, slack.
+  EXPECT_EQ(tiled_smem_bytes(128, 3, kTiledWideTokenTile), 1024 + 3 * (49152 + 1152 + 16) + 65536);
+  EXPECT_EQ(tiled_max_stages(128, d, kTiledWideTokenTile), 3);
+  auto status = [&](blockfp8_config_t c) { return check_config(c, 4096, 2112, 7168, d); };
+  for (int rows : {96, 112, 128}) {
+    blockfp8_config_t c = tiled(rows, 0, 256);
+    ASSERT_EQ(check_tiled_config(c, 4096, 2112, 7168, d), BLOCKFP8_SUCCESS) << rows;
+    EXPECT_EQ(c.stages, tiled_max_stages(rows, d, 256)) << rows;
+    EXPECT_LE(tiled_smem_bytes(rows, c.stages, 256), d.smem_per_block_optin) << rows;
+    EXPECT_EQ(c.token_tile, 256);
+  }
+  blockfp8_config_t c = tiled(0, 0, 256);
+  ASSERT_EQ(check_tiled_config(c, 4096, 2112, 7168, d), BLOCKFP8_SUCCESS);
+  EXPECT_EQ(c.weight_rows, kTiledWideMaxWeightRows);
+  EXPECT_EQ(c.split_k, 1);
+  for (int rows : {64, 80, 144, 192}) EXPECT_EQ(status(tiled(rows, 0, 256)), BLOCKFP8_ERROR_INVALID_CONFIG) << rows;
+  EXPECT_EQ(status(tiled(128, 0, 256, 2)), BLOCKFP8_ERROR_INVALID_CONFIG);  // no split-K instance
+  EXPECT_EQ(status(tiled(128, 4, 256)), BLOCKFP8_ERROR_INVALID_CONFIG);     // 4 stages do not fit
+  EXPECT_EQ(status(tiled(128, 2, 256)), BLOCKFP8_SUCCESS);
+}
+
 TEST(DispatchTiled, DefaultsAreFilledIn) {
   const DeviceInfo d = h200();
   blockfp8_config_t c{};
@@ -64,7 +88,7 @@ TEST(DispatchTiled, BadForcedConfigsAreRefused) {
   EXPECT_EQ(status(tiled(256)), BLOCKFP8_ERROR_INVALID_CONFIG);
   EXPECT_EQ(status(tiled(-16)), BLOCKFP8_ERROR_INVALID_CONFIG);
   EXPECT_EQ(status(tiled(128, 0, 64)), BLOCKFP8_ERROR_INVALID_CONFIG);   // token tile
-  EXPECT_EQ(status(tiled(128, 0, 256)), BLOCKFP8_ERROR_INVALID_CONFIG);  // token tile
+  EXPECT_EQ(status(tiled(128, 0, 192)), BLOCKFP8_ERROR_INVALID_CONFIG);  // token tile
   EXPECT_EQ(status(tiled(128, 0, 128, 2)), BLOCKFP8_ERROR_INVALID_CONFIG);  // no split-K
   EXPECT_EQ(status(tiled(128, 0, 128, -1)), BLOCKFP8_ERROR_INVALID_CONFIG);
   EXPECT_EQ(status(tiled(128, 0, 128, 1, 1)), BLOCKFP8_ERROR_INVALID_CONFIG);  // warpgroups
