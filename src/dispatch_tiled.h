@@ -20,6 +20,12 @@ constexpr int kTiledTokenTile = 128;  // tokens per tile: two math warpgroups of
 constexpr int kTiledWideTokenTile = 256;
 constexpr int kTiledWideMinWeightRows = 96;  // narrower tiles move more bytes a flop than 128 x 192
 constexpr int kTiledWideMaxWeightRows = 128;
+// What the dispatcher weighs a 256 x 128 tile at: 0.9375 x two 128 x 128 tiles (390 rows of cost
+// against 416), fitted to the wide tiles forced against 128 x 192 at M = 1024-8192 on eight DeepSeek
+// weights (s35 call 2, three shuffled rounds). It considers only 128 rows (96 and 112 took 1.10-1.45x
+// the 128-row wide tile's time there) and only from kTiledWideMinTokens, the smallest M measured.
+constexpr double kTiledWideTileFactor = 0.9375;
+constexpr int64_t kTiledWideMinTokens = 512;
 constexpr int kTiledWarpgroups = 2;
 // Weight rows per tile (wgmma N). Each math thread holds two fp32 sets of weight_rows / 2
 // accumulators (the running sum and the k-block's partial), so 192 is the widest that fits the 224
@@ -87,9 +93,11 @@ int64_t tiled_rounds(int64_t m, int64_t n, int weight_rows, TiledCluster c, cons
 // mean, since the GPU then runs at its power limit), each costing its width plus a fixed share (the A
 // tile it loads, pipeline fill, epilogue), 176-row tiles 8 % more over several rounds, times what
 // sharing the token tile measured where there is one. Exposed for tests and the benchmark.
-double tiled_cost(int64_t m, int64_t n, int weight_rows, TiledCluster c, const DeviceInfo& dev);
+// Tiles of token_tile = kTiledWideTokenTile cost kTiledWideTileFactor x two 128-token tiles of their width.
+double tiled_cost(int64_t m, int64_t n, int weight_rows, TiledCluster c, const DeviceInfo& dev,
+                  int token_tile = kTiledTokenTile);
 // The same with the cluster the dispatcher would pick for that width.
-double tiled_cost(int64_t m, int64_t n, int weight_rows, const DeviceInfo& dev);
+double tiled_cost(int64_t m, int64_t n, int weight_rows, const DeviceInfo& dev, int token_tile = kTiledTokenTile);
 // A tile of weight_rows rows starts at a multiple of weight_rows, so its offset in a 128-row b_scale
 // block is a multiple of gcd(weight_rows, 128): the step of the column where its second block begins.
 constexpr int tiled_scale_step(int weight_rows) {
@@ -128,15 +136,19 @@ double tiled_split_cost(int64_t m, int64_t n, int64_t k, int weight_rows, int sp
 
 // Validates a (possibly forced) TILED configuration and fills its defaults: 0 in token_tile,
 // split_k, warpgroups, weight_rows, stages, cluster_m or cluster_n means "the default"; anything else
-// must be what the kernel runs (token_tile 128, warpgroups 2, a supported weight_rows, a ring that
-// fits, a supported cluster, and split_k 1, or 2..kTiledMaxSplitK with no multicast cluster where
-// tiled_split_fits). A forced weight_rows with the cluster left to the default takes the cluster that
-// is best for that width.
+// must be what the kernel runs (token_tile 128 or 256, warpgroups 2, a supported weight_rows for the
+// token tile, a ring that fits, a supported cluster, and split_k 1, or, at 128 tokens,
+// 2..kTiledMaxSplitK with no multicast cluster where tiled_split_fits). Token tile and width both 0
+// (and split_k and the cluster not forced) take the dispatcher's choice of both; a forced token tile
+// of 128 takes the best 128-token width, 256 the widest it has. A forced weight_rows with the cluster
+// left to the default takes the cluster that is best for that width.
 blockfp8_status_t check_tiled_config(blockfp8_config_t& cfg, int64_t m, int64_t n, int64_t k, const DeviceInfo& dev);
 
 // The best TILED configuration for (m, n, k): the weight_rows and cluster that minimise tiled_cost
 // (never padding N up to a multiple of 128), or a split of K where tiled_split_cost wins by
-// kSplitMargin, and the deepest ring that fits.
-blockfp8_config_t choose_tiled_config(int64_t m, int64_t n, int64_t k, const DeviceInfo& dev, bool allow_split = true);
+// kSplitMargin, or (allow_wide, M >= kTiledWideMinTokens) 256-token tiles of 128 rows where their
+// cost is lower still, and the deepest ring that fits.
+blockfp8_config_t choose_tiled_config(int64_t m, int64_t n, int64_t k, const DeviceInfo& dev, bool allow_split = true,
+                                      bool allow_wide = true);
 
 }  // namespace blockfp8::detail
