@@ -23,9 +23,13 @@ constexpr int kTiledWideMaxWeightRows = 128;
 // What the dispatcher weighs a 256 x 128 tile at: 0.9375 x two 128 x 128 tiles (390 rows of cost
 // against 416), fitted to the wide tiles forced against 128 x 192 at M = 1024-8192 on eight DeepSeek
 // weights (s35 call 2, three shuffled rounds). It considers only 128 rows (96 and 112 took 1.10-1.45x
-// the 128-row wide tile's time there) and only from kTiledWideMinTokens, the smallest M measured.
+// the 128-row wide tile's time there), only from kTiledWideMinTokens, the smallest M measured, and only
+// from kTiledWideMinK: on K = 256-512 the picks it made took 1.02-1.11x the 128-token tiles' time at
+// M = 1024-8192 (7168x256, 7168x512, 4096x512; s35 call 3), where each tile's fixed costs (the fill of
+// 48 KB stages, the 64 KB epilogue) weigh on a loop of two to four k-blocks.
 constexpr double kTiledWideTileFactor = 0.9375;
 constexpr int64_t kTiledWideMinTokens = 512;
+constexpr int64_t kTiledWideMinK = 1024;
 constexpr int kTiledWarpgroups = 2;
 // Weight rows per tile (wgmma N). Each math thread holds two fp32 sets of weight_rows / 2
 // accumulators (the running sum and the k-block's partial), so 192 is the widest that fits the 224

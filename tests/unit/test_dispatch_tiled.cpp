@@ -197,6 +197,9 @@ TEST(DispatchTiled, WideTilesWhereTheirRoundsPay) {
   EXPECT_EQ(choose_tiled_config(4096, 7168, 16384, d).token_tile, kTiledWideTokenTile);
   for (int64_t m : {1024, 2048, 4096, 8192}) EXPECT_EQ(choose_tiled_config(m, 2112, 7168, d).token_tile, 128) << m;
   for (int64_t m : {128, 256, 384, 511}) EXPECT_EQ(choose_tiled_config(m, 4096, 7168, d).token_tile, 128) << m;
+  // Short K (s35 call 3: 1.02-1.11x on 7168x256, 7168x512, 4096x512 at M = 1024-8192).
+  for (int64_t k : {256, 512, 896}) EXPECT_EQ(choose_tiled_config(4096, 7168, k, d).token_tile, 128) << k;
+  EXPECT_EQ(choose_tiled_config(4096, 7168, 1024, d).token_tile, kTiledWideTokenTile);
   // Weighed at 0.9375 x two 128-token tiles of 128 rows: one round of each on a grid both fill.
   EXPECT_DOUBLE_EQ(tiled_cost(256, 4096, 128, {1, 1}, d, kTiledWideTokenTile), 2 * 0.9375 * (128.0 + 80.0));
 }
