@@ -20,7 +20,8 @@ What to time (the floor, an empty kernel, cuBLASLt, the dispatcher's choice and,
   --paths            also every forced path of a small per-M set: at M <= 512 the decode kernel with
                      token_tile t = max(8, next_pow2(min(M,128))), weight_rows {32,64}, split_k
                      {1,2,3,4,6,8}, stage_kblocks {1,2,4} (t = 128: warpgroups 1 and 2); at M >= 64
-                     the tiled kernel with weight_rows {auto,96,128,144,176,192}
+                     the tiled kernel with weight_rows {auto,96,128,144,176,192}, and at M >= 512 its
+                     256-token tiles of 128 rows
   --sweep            as --paths, with the decode kernel at every M, token_tile t/2, t and 2t (8-128),
                      weight_rows {16,32,40,48,56,64}, and warpgroups 1 and 2 in place of the default
   --no-cublaslt      skip the cuBLASLt peer

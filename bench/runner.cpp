@@ -71,7 +71,7 @@ int64_t next_pow2(int64_t v) {
 // --paths: at M <= 512, the decode kernel with the token tile the dispatcher would use (128 and
 // several token tiles past M = 128) x weight-tile heights x splits x k-blocks per stage (default
 // warpgroups; at 128 tokens both counts, since one warpgroup and two split tokens differently); from
-// M = 64 up, the tiled kernel at several tile widths. --sweep adds 16-, 40-, 48- and 56-row tiles (the
+// M = 64 up, the tiled kernel at several tile widths (from M = 512 also 256-token tiles). --sweep adds 16-, 40-, 48- and 56-row tiles (the
 // last three cross b_scale blocks: two warpgroups at up to 64 tokens, else refused), the next token tile,
 // the previous one (two token tiles a call: e.g. 32-token tiles, two CTAs an SM, against one 64-token
 // tile at M = 64), and both warpgroup counts everywhere. Pipeline depth is always the library's.
@@ -107,6 +107,13 @@ std::vector<blockfp8_config_t> forced_paths(int64_t m, bool full) {
       c.weight_rows = rows;
       out.push_back(c);
     }
+  if (m >= 512) {  // 256-token tiles (the dispatcher weighs them from kTiledWideMinTokens)
+    blockfp8_config_t c{};
+    c.kernel = BLOCKFP8_KERNEL_TILED;
+    c.token_tile = 256;
+    c.weight_rows = 128;
+    out.push_back(c);
+  }
   return out;
 }
 

@@ -79,22 +79,26 @@ double tile_rows_cost(int weight_rows) {
 
 }  // namespace
 
-int tiled_stage_bytes(int weight_rows) { return (kTiledTokenTile + weight_rows) * 128; }
+int tiled_stage_bytes(int weight_rows, int token_tile) { return (token_tile + weight_rows) * 128; }
 
-int tiled_out_bytes(int weight_rows) { return kTiledTokenTile * weight_rows * 2; }
+int tiled_out_bytes(int weight_rows, int token_tile) { return token_tile * weight_rows * 2; }
 
-int tiled_smem_bytes(int weight_rows, int stages) {
-  return kAlignSlack + stages * (tiled_stage_bytes(weight_rows) + kTiledScaleBytes + kBarrierBytes) +
-         tiled_out_bytes(weight_rows);
+int tiled_smem_bytes(int weight_rows, int stages, int token_tile) {
+  return kAlignSlack +
+         stages * (tiled_stage_bytes(weight_rows, token_tile) + tiled_scale_bytes(token_tile) + kBarrierBytes) +
+         tiled_out_bytes(weight_rows, token_tile);
 }
 
-int tiled_max_stages(int weight_rows, const DeviceInfo& dev) {
-  const int64_t room = int64_t(dev.smem_per_block_optin) - kAlignSlack - tiled_out_bytes(weight_rows);
-  const int64_t per_stage = tiled_stage_bytes(weight_rows) + kTiledScaleBytes + kBarrierBytes;
+int tiled_max_stages(int weight_rows, const DeviceInfo& dev, int token_tile) {
+  const int64_t room = int64_t(dev.smem_per_block_optin) - kAlignSlack - tiled_out_bytes(weight_rows, token_tile);
+  const int64_t per_stage = tiled_stage_bytes(weight_rows, token_tile) + tiled_scale_bytes(token_tile) + kBarrierBytes;
   return int(std::clamp<int64_t>(room / per_stage, 0, kTiledMaxStages));
 }
 
-bool tiled_weight_rows_supported(int weight_rows) {
+bool tiled_weight_rows_supported(int weight_rows, int token_tile) {
+  if (token_tile != kTiledTokenTile &&
+      (token_tile != kTiledWideTokenTile || weight_rows < kTiledWideMinWeightRows || weight_rows > kTiledWideMaxWeightRows))
+    return false;
   return std::find(std::begin(kTiledWeightRows), std::end(kTiledWeightRows), weight_rows) !=
          std::end(kTiledWeightRows);
 }
@@ -107,8 +111,8 @@ bool tiled_cluster_supported(TiledCluster c, const DeviceInfo& dev) {
 namespace {
 
 // The units clusters of c walk (cta_m x cta_n tiles each), and how many such clusters run at once.
-int64_t tiled_units(int64_t m, int64_t n, int weight_rows, TiledCluster c) {
-  return ceil_div(ceil_div(std::max<int64_t>(m, 1), kTiledTokenTile), c.cta_m) * ceil_div(ceil_div(n, weight_rows), c.cta_n);
+int64_t tiled_units(int64_t m, int64_t n, int weight_rows, TiledCluster c, int token_tile = kTiledTokenTile) {
+  return ceil_div(ceil_div(std::max<int64_t>(m, 1), token_tile), c.cta_m) * ceil_div(ceil_div(n, weight_rows), c.cta_n);
 }
 int tiled_resident(TiledCluster c, const DeviceInfo& dev) {
   return std::max(c.ctas() == 1 ? dev.sm_count : dev.max_clusters[c.ctas()], 1);
@@ -116,20 +120,21 @@ int tiled_resident(TiledCluster c, const DeviceInfo& dev) {
 
 }  // namespace
 
-int64_t tiled_rounds(int64_t m, int64_t n, int weight_rows, TiledCluster c, const DeviceInfo& dev) {
-  return ceil_div(tiled_units(m, n, weight_rows, c), tiled_resident(c, dev));
+int64_t tiled_rounds(int64_t m, int64_t n, int weight_rows, TiledCluster c, const DeviceInfo& dev, int token_tile) {
+  return ceil_div(tiled_units(m, n, weight_rows, c, token_tile), tiled_resident(c, dev));
 }
 
-double tiled_cost(int64_t m, int64_t n, int weight_rows, TiledCluster c, const DeviceInfo& dev) {
-  const bool one_token_tile = m <= kTiledTokenTile;
+double tiled_cost(int64_t m, int64_t n, int weight_rows, TiledCluster c, const DeviceInfo& dev, int token_tile) {
+  const bool wide = token_tile == kTiledWideTokenTile;
+  const bool one_token_tile = m <= token_tile;
   // (A pair along M over one token tile shares the weight with a CTA past M: no gain.)
   const double shared = c.cta_m > 1 && !one_token_tile  ? kPairAlongMFactor
                         : c.cta_n > 1 && one_token_tile ? kOneTokenTileAlongNFactor
                                                         : 1.0;
-  const int64_t units = tiled_units(m, n, weight_rows, c);
+  const int64_t units = tiled_units(m, n, weight_rows, c, token_tile);
   const int resident = tiled_resident(c, dev);
   const int64_t busiest = ceil_div(units, resident);  // tiled_rounds
-  double rounds = double(busiest), width = tile_rows_cost(weight_rows);
+  double rounds = double(busiest), width = tile_rows_cost(weight_rows) * (wide ? 2 * kTiledWideTileFactor : 1.0);
   if (busiest > 1) {
     rounds = (1 - kAverageRoundsWeight) * rounds + kAverageRoundsWeight * double(units) / resident;
     if (tiled_scale_blocks(weight_rows) > 2) width *= kThreeScaleBlocksFactor;
@@ -149,22 +154,22 @@ constexpr TiledCluster kAutoClusters[] = {{1, 1}, {2, 1}, {1, 2}};
 
 // The cheapest (cost, cluster) for one width; cta_m / cta_n already forced (non-zero) are kept.
 std::pair<double, TiledCluster> best_cluster(int64_t m, int64_t n, int weight_rows, int forced_m, int forced_n,
-                                             const DeviceInfo& dev) {
+                                             const DeviceInfo& dev, int token_tile = kTiledTokenTile) {
   std::pair<double, TiledCluster> best{-1.0, TiledCluster{}};
   for (TiledCluster c : kAutoClusters) {
     if ((forced_m && c.cta_m != forced_m) || (forced_n && c.cta_n != forced_n) || !tiled_cluster_supported(c, dev))
       continue;
-    const double cost = tiled_cost(m, n, weight_rows, c, dev);
+    const double cost = tiled_cost(m, n, weight_rows, c, dev, token_tile);
     if (best.first < 0 || cost < best.first) best = {cost, c};
   }
-  if (best.first < 0) best = {tiled_cost(m, n, weight_rows, TiledCluster{}, dev), TiledCluster{}};
+  if (best.first < 0) best = {tiled_cost(m, n, weight_rows, TiledCluster{}, dev, token_tile), TiledCluster{}};
   return best;
 }
 
 }  // namespace
 
-double tiled_cost(int64_t m, int64_t n, int weight_rows, const DeviceInfo& dev) {
-  return best_cluster(m, n, weight_rows, 0, 0, dev).first;
+double tiled_cost(int64_t m, int64_t n, int weight_rows, const DeviceInfo& dev, int token_tile) {
+  return best_cluster(m, n, weight_rows, 0, 0, dev, token_tile).first;
 }
 
 int tiled_partial_bytes(int weight_rows) { return kTiledTokenTile * (weight_rows + kTiledPartialPad) * 4; }
@@ -196,20 +201,34 @@ double tiled_split_cost(int64_t m, int64_t n, int64_t k, int weight_rows, int sp
 }
 
 blockfp8_status_t check_tiled_config(blockfp8_config_t& cfg, int64_t m, int64_t n, int64_t k, const DeviceInfo& dev) {
+  // Token tile and width both left to the default: the dispatcher's choice of both.
+  const bool choose_tile = cfg.token_tile == 0 && cfg.weight_rows == 0;
   if (cfg.token_tile == 0) cfg.token_tile = kTiledTokenTile;
   if (cfg.warpgroups == 0) cfg.warpgroups = kTiledWarpgroups;
-  if (cfg.token_tile != kTiledTokenTile || cfg.split_k < 0 || cfg.split_k > kTiledMaxSplitK ||
-      cfg.warpgroups != kTiledWarpgroups)
+  if ((cfg.token_tile != kTiledTokenTile && cfg.token_tile != kTiledWideTokenTile) || cfg.split_k < 0 ||
+      cfg.split_k > kTiledMaxSplitK || cfg.warpgroups != kTiledWarpgroups)
     return BLOCKFP8_ERROR_INVALID_CONFIG;
+  if (choose_tile && cfg.split_k != 1 && cfg.cluster_m == 0 && cfg.cluster_n == 0) {
+    const blockfp8_config_t chosen = choose_tiled_config(m, n, k, dev);
+    if (chosen.token_tile == kTiledWideTokenTile && (cfg.stages == 0 || cfg.stages <= chosen.stages))
+      cfg.token_tile = chosen.token_tile, cfg.weight_rows = chosen.weight_rows, cfg.split_k = 1;
+  }
+  const int tt = cfg.token_tile;
+  if (tt == kTiledWideTokenTile) {  // forced only: the widest weight tile it holds, unsplit
+    if (cfg.split_k > 1) return BLOCKFP8_ERROR_INVALID_CONFIG;
+    cfg.split_k = 1;
+    if (cfg.weight_rows == 0) cfg.weight_rows = kTiledWideMaxWeightRows;
+  }
   if (cfg.weight_rows == 0) {
-    const blockfp8_config_t chosen = choose_tiled_config(m, n, k, dev, /*allow_split=*/cfg.split_k != 1);
+    const blockfp8_config_t chosen =
+        choose_tiled_config(m, n, k, dev, /*allow_split=*/cfg.split_k != 1, /*allow_wide=*/false);
     cfg.weight_rows = chosen.weight_rows;
     if (cfg.cluster_m == 0 && cfg.cluster_n == 0) cfg.cluster_m = chosen.cluster_m, cfg.cluster_n = chosen.cluster_n;
     if (cfg.split_k == 0 && chosen.split_k > 1 && cfg.cluster_m <= 1 && cfg.cluster_n <= 1)
       cfg.split_k = chosen.split_k, cfg.cluster_m = cfg.cluster_n = 1;
   }
   if (cfg.split_k == 0) cfg.split_k = 1;
-  if (!tiled_weight_rows_supported(cfg.weight_rows)) return BLOCKFP8_ERROR_INVALID_CONFIG;
+  if (!tiled_weight_rows_supported(cfg.weight_rows, tt)) return BLOCKFP8_ERROR_INVALID_CONFIG;
   if (cfg.cluster_m < 0 || cfg.cluster_n < 0) return BLOCKFP8_ERROR_INVALID_CONFIG;
   if (cfg.split_k > 1) {
     // Split-K clusters run along K only (no multicast cluster beside them).
@@ -219,11 +238,11 @@ blockfp8_status_t check_tiled_config(blockfp8_config_t& cfg, int64_t m, int64_t 
     // One side forced (or none): the best cluster with it; the other side of a forced pair is 1.
     const TiledCluster c = cfg.cluster_m > 1 || cfg.cluster_n > 1
                                ? TiledCluster{std::max(cfg.cluster_m, 1), std::max(cfg.cluster_n, 1)}
-                               : best_cluster(m, n, cfg.weight_rows, cfg.cluster_m, cfg.cluster_n, dev).second;
+                               : best_cluster(m, n, cfg.weight_rows, cfg.cluster_m, cfg.cluster_n, dev, tt).second;
     cfg.cluster_m = c.cta_m, cfg.cluster_n = c.cta_n;
   }
   if (!tiled_cluster_supported({cfg.cluster_m, cfg.cluster_n}, dev)) return BLOCKFP8_ERROR_INVALID_CONFIG;
-  const int max_stages = tiled_max_stages(cfg.weight_rows, dev);
+  const int max_stages = tiled_max_stages(cfg.weight_rows, dev, tt);
   if (cfg.stages == 0) cfg.stages = max_stages;
   if (cfg.stages < kTiledMinStages || cfg.stages > max_stages) return BLOCKFP8_ERROR_INVALID_CONFIG;
   // A split runs one unit a cluster, every cluster of the grid resident at once, and parks its
@@ -233,8 +252,9 @@ blockfp8_status_t check_tiled_config(blockfp8_config_t& cfg, int64_t m, int64_t 
   return BLOCKFP8_SUCCESS;
 }
 
-blockfp8_config_t choose_tiled_config(int64_t m, int64_t n, int64_t k, const DeviceInfo& dev, bool allow_split) {
-  int best = kTiledMaxWeightRows, best_split = 1;
+blockfp8_config_t choose_tiled_config(int64_t m, int64_t n, int64_t k, const DeviceInfo& dev, bool allow_split,
+                                      bool allow_wide) {
+  int best = kTiledMaxWeightRows, best_split = 1, best_tt = kTiledTokenTile;
   TiledCluster best_c{};
   double best_cost = -1;
   const int max_split = ceil_div(m, kTiledTokenTile) > 2 ? kTiledMaxSplitManyTokenTiles : kTiledMaxSplitK;
@@ -253,14 +273,23 @@ blockfp8_config_t choose_tiled_config(int64_t m, int64_t n, int64_t k, const Dev
       if (sc >= 0 && sc * kSplitMargin < best_cost) best = *it, best_c = {}, best_cost = sc * kSplitMargin, best_split = split;
     }
   }
+  // 256-token tiles of 128 rows (kTiledWideTileFactor, kTiledWideMinK): where their rounds come out better.
+  // Forced against the 128-token picks at the 31 benchmark points where this picks them (s35 calls 2-3,
+  // three shuffled rounds): 0.899-0.993x, geometric mean 0.957; e.g. 4096 x 7168 at M = 1024-4096
+  // 0.90-0.93x, the N = 7168 weights with K >= 2048 at M = 4096 0.91-0.95x.
+  constexpr int kWide = kTiledWideTokenTile, kWideRows = kTiledWideMaxWeightRows;
+  if (allow_wide && m >= kTiledWideMinTokens && k >= kTiledWideMinK && tiled_max_stages(kWideRows, dev, kWide) >= kTiledMinStages) {
+    const auto [cost, c] = best_cluster(m, n, kWideRows, 0, 0, dev, kWide);
+    if (cost < best_cost) best = kWideRows, best_c = c, best_cost = cost, best_split = 1, best_tt = kWide;
+  }
   blockfp8_config_t cfg{};
   cfg.kernel = BLOCKFP8_KERNEL_TILED;
-  cfg.token_tile = kTiledTokenTile;
+  cfg.token_tile = best_tt;
   cfg.split_k = best_split;
   cfg.warpgroups = kTiledWarpgroups;
   cfg.weight_rows = best;
   cfg.cluster_m = best_c.cta_m, cfg.cluster_n = best_c.cta_n;
-  cfg.stages = std::max(kTiledMinStages, tiled_max_stages(best, dev));
+  cfg.stages = std::max(kTiledMinStages, tiled_max_stages(best, dev, best_tt));
   return cfg;
 }
 

@@ -12,6 +12,24 @@
 namespace blockfp8::detail {
 
 constexpr int kTiledTokenTile = 128;  // tokens per tile: two math warpgroups of 64 (wgmma M)
+// The wide token tile: each math warpgroup runs two 64-token wgmmas a k-block against one weight
+// tile, so the tile moves (256 + weight_rows) x 128 bytes into shared memory for 256 x weight_rows
+// outputs: at 128 rows 11.7 bytes per thousand multiply-adds, against 13.0 for 128 x 192. Its
+// accumulators are two running sums and one partial of weight_rows / 2 each, so it stops at
+// kTiledWideMaxWeightRows; it does not split K.
+constexpr int kTiledWideTokenTile = 256;
+constexpr int kTiledWideMinWeightRows = 96;  // narrower tiles move more bytes a flop than 128 x 192
+constexpr int kTiledWideMaxWeightRows = 128;
+// What the dispatcher weighs a 256 x 128 tile at: 0.9375 x two 128 x 128 tiles (390 rows of cost
+// against 416), fitted to the wide tiles forced against 128 x 192 at M = 1024-8192 on eight DeepSeek
+// weights (s35 call 2, three shuffled rounds). It considers only 128 rows (96 and 112 took 1.10-1.45x
+// the 128-row wide tile's time there), only from kTiledWideMinTokens, the smallest M measured, and only
+// from kTiledWideMinK: on K = 256-512 the picks it made took 1.02-1.11x the 128-token tiles' time at
+// M = 1024-8192 (7168x256, 7168x512, 4096x512; s35 call 3), where each tile's fixed costs (the fill of
+// 48 KB stages, the 64 KB epilogue) weigh on a loop of two to four k-blocks.
+constexpr double kTiledWideTileFactor = 0.9375;
+constexpr int64_t kTiledWideMinTokens = 512;
+constexpr int64_t kTiledWideMinK = 1024;
 constexpr int kTiledWarpgroups = 2;
 // Weight rows per tile (wgmma N). Each math thread holds two fp32 sets of weight_rows / 2
 // accumulators (the running sum and the k-block's partial), so 192 is the widest that fits the 224
@@ -28,10 +46,11 @@ constexpr int kTiledGroupM = 8;
 
 // One pipeline stage: the 128-token A tile and the weight tile (128 bytes of K each), then the
 // stage's scales (128 a_scales, 4 b_scale slots), then its full and empty mbarriers.
-int tiled_stage_bytes(int weight_rows);
-// A stage's scales: 128 a_scales, then 4 b_scale slots, padded to 128 bytes (the TMA engine lands
-// column-major a_scales there).
-constexpr int kTiledScaleBytes = ((kTiledTokenTile + 4) * 4 + 127) / 128 * 128;
+int tiled_stage_bytes(int weight_rows, int token_tile = kTiledTokenTile);
+// A stage's scales: token_tile a_scales, then 4 b_scale slots, padded to 128 bytes (the TMA engine
+// lands column-major a_scales there).
+constexpr int tiled_scale_bytes(int token_tile) { return ((token_tile + 4) * 4 + 127) / 128 * 128; }
+constexpr int kTiledScaleBytes = tiled_scale_bytes(kTiledTokenTile);
 // How a stage's scales reach the ring (tiled_scale_route). kScalesCopied: the scale warp's four-byte
 // cp.async copies, any strides. kScalesTmaA: column-major a_scales by TMA with the operands, one 512-byte
 // request a k-block (the b_scales copied). kScalesRows: row-major a_ and b_scales with 16-byte rows, four
@@ -51,13 +70,13 @@ inline int64_t tiled_scale_map_ld(const Problem& p) {
 // else kScalesCopied. (The launcher falls back with tma = false where the tensor map does not encode.)
 TiledScaleRoute tiled_scale_route(const Problem& p, bool split, bool tma = true);
 
-// The bf16 / fp16 output tile staged for the TMA store: 128 x weight_rows x 2 bytes.
-int tiled_out_bytes(int weight_rows);
+// The bf16 / fp16 output tile staged for the TMA store: token_tile x weight_rows x 2 bytes.
+int tiled_out_bytes(int weight_rows, int token_tile = kTiledTokenTile);
 // The whole CTA: 1024 bytes of alignment slack, the ring, the scales, the barriers, the output tile.
-int tiled_smem_bytes(int weight_rows, int stages);
+int tiled_smem_bytes(int weight_rows, int stages, int token_tile = kTiledTokenTile);
 // Deepest ring that fits the device (0 if none does).
-int tiled_max_stages(int weight_rows, const DeviceInfo& dev);
-bool tiled_weight_rows_supported(int weight_rows);
+int tiled_max_stages(int weight_rows, const DeviceInfo& dev, int token_tile = kTiledTokenTile);
+bool tiled_weight_rows_supported(int weight_rows, int token_tile = kTiledTokenTile);
 
 // A cluster of the tiled kernel: cta_m CTAs on neighbouring token tiles of one weight tile, or cta_n
 // on neighbouring weight tiles of one token tile (never both above 1). A cluster walks units of
@@ -70,16 +89,19 @@ struct TiledCluster {
 // The shapes the kernel has: 1x1, 2x1, 1x2 and 1x4 (the device must hold such clusters).
 bool tiled_cluster_supported(TiledCluster c, const DeviceInfo& dev);
 // How many units of c the busiest cluster runs (persistent clusters, as many as the device holds).
-int64_t tiled_rounds(int64_t m, int64_t n, int weight_rows, TiledCluster c, const DeviceInfo& dev);
+int64_t tiled_rounds(int64_t m, int64_t n, int weight_rows, TiledCluster c, const DeviceInfo& dev,
+                     int token_tile = kTiledTokenTile);
 
 // Relative time of the whole problem with weight_rows-wide tiles in clusters c on dev: rounds of
 // units (the busiest cluster's, tiled_rounds; over several rounds averaged half and half with the
 // mean, since the GPU then runs at its power limit), each costing its width plus a fixed share (the A
 // tile it loads, pipeline fill, epilogue), 176-row tiles 8 % more over several rounds, times what
 // sharing the token tile measured where there is one. Exposed for tests and the benchmark.
-double tiled_cost(int64_t m, int64_t n, int weight_rows, TiledCluster c, const DeviceInfo& dev);
+// Tiles of token_tile = kTiledWideTokenTile cost kTiledWideTileFactor x two 128-token tiles of their width.
+double tiled_cost(int64_t m, int64_t n, int weight_rows, TiledCluster c, const DeviceInfo& dev,
+                  int token_tile = kTiledTokenTile);
 // The same with the cluster the dispatcher would pick for that width.
-double tiled_cost(int64_t m, int64_t n, int weight_rows, const DeviceInfo& dev);
+double tiled_cost(int64_t m, int64_t n, int weight_rows, const DeviceInfo& dev, int token_tile = kTiledTokenTile);
 // A tile of weight_rows rows starts at a multiple of weight_rows, so its offset in a 128-row b_scale
 // block is a multiple of gcd(weight_rows, 128): the step of the column where its second block begins.
 constexpr int tiled_scale_step(int weight_rows) {
@@ -118,15 +140,19 @@ double tiled_split_cost(int64_t m, int64_t n, int64_t k, int weight_rows, int sp
 
 // Validates a (possibly forced) TILED configuration and fills its defaults: 0 in token_tile,
 // split_k, warpgroups, weight_rows, stages, cluster_m or cluster_n means "the default"; anything else
-// must be what the kernel runs (token_tile 128, warpgroups 2, a supported weight_rows, a ring that
-// fits, a supported cluster, and split_k 1, or 2..kTiledMaxSplitK with no multicast cluster where
-// tiled_split_fits). A forced weight_rows with the cluster left to the default takes the cluster that
-// is best for that width.
+// must be what the kernel runs (token_tile 128 or 256, warpgroups 2, a supported weight_rows for the
+// token tile, a ring that fits, a supported cluster, and split_k 1, or, at 128 tokens,
+// 2..kTiledMaxSplitK with no multicast cluster where tiled_split_fits). Token tile and width both 0
+// (and split_k and the cluster not forced) take the dispatcher's choice of both; a forced token tile
+// of 128 takes the best 128-token width, 256 the widest it has. A forced weight_rows with the cluster
+// left to the default takes the cluster that is best for that width.
 blockfp8_status_t check_tiled_config(blockfp8_config_t& cfg, int64_t m, int64_t n, int64_t k, const DeviceInfo& dev);
 
 // The best TILED configuration for (m, n, k): the weight_rows and cluster that minimise tiled_cost
 // (never padding N up to a multiple of 128), or a split of K where tiled_split_cost wins by
-// kSplitMargin, and the deepest ring that fits.
-blockfp8_config_t choose_tiled_config(int64_t m, int64_t n, int64_t k, const DeviceInfo& dev, bool allow_split = true);
+// kSplitMargin, or (allow_wide, M >= kTiledWideMinTokens) 256-token tiles of 128 rows where their
+// cost is lower still, and the deepest ring that fits.
+blockfp8_config_t choose_tiled_config(int64_t m, int64_t n, int64_t k, const DeviceInfo& dev, bool allow_split = true,
+                                      bool allow_wide = true);
 
 }  // namespace blockfp8::detail

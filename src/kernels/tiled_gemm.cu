@@ -43,7 +43,9 @@ using ptx::kKBlockBytes;
 __device__ TimelineRows g_timeline;  // kernels/timeline.cuh; read by read_tiled_timeline
 #endif
 
-constexpr int kTokens = kTiledTokenTile;  // tokens per tile (wgmma M of both math warpgroups)
+// TM, the tokens of a tile (wgmma M of both math warpgroups: kTiledTokenTile or kTiledWideTokenTile), is
+// a template parameter of everything below that depends on it; split-K runs 128-token tiles only.
+constexpr int kSplitTokens = kTiledTokenTile;
 constexpr int kMathThreads = 128 * kTiledWarpgroups;
 constexpr int kThreads = kMathThreads + 128;  // + the producer warpgroup
 // 128 x 56 + 256 x 224 = 64512 registers, what a 384-thread CTA is given at 168 a thread. The producers
@@ -54,7 +56,8 @@ constexpr int kThreads = kMathThreads + 128;  // + the producer warpgroup
 constexpr int kProducerRegs = 56;
 constexpr int kSplitProducerRegs = 56;
 constexpr int kMathRegs = 224;
-constexpr int kScalePitch = kTiledScaleBytes / 4;  // floats per stage: 128 a_scales, 4 b_scale slots
+template <int TM>
+constexpr int kScalePitch = tiled_scale_bytes(TM) / 4;  // floats per stage: TM a_scales, 4 b_scale slots
 // The output tile is staged as columns of 16 elements (32-byte rows, 32-byte swizzle): one TMA
 // store box each, and the accumulator fragment writes into it without bank conflicts.
 constexpr int kOutCols = 16;
@@ -63,10 +66,13 @@ constexpr int kOutChunkBytes = 64 * kOutCols * 2;  // one warpgroup's 64 rows of
 constexpr uint32_t kTurnOf0 = 3, kTurnOf1 = 4;
 // Split-K: both math warpgroups are past their last wgmma, and the ring may hold the partial tile.
 constexpr uint32_t kSplitParked = 5;
-// Arrivals that complete a full barrier: the TMA thread's arrive.expect_tx and, per lane of the
-// scale warp, the arrival that follows its cp.async copies of the stage's scales (produce_scales) or its
-// stores of them (produce_scales_rows).
-constexpr int kFullArrivals = 1 + 32;
+// Arrivals that complete a full barrier: the TMA thread's arrive.expect_tx and, per lane of each
+// scale warp (one per 128 tokens of the tile), the arrival that follows its cp.async copies of the
+// stage's scales (produce_scales) or its stores of them (produce_scales_rows).
+template <int TM>
+constexpr int kFullArrivals = 1 + 32 * (TM / 128);
+template <int TM>
+constexpr int kScaleWarps = TM / 128;
 
 struct Params {
   int m, n, kb_total;
@@ -95,15 +101,15 @@ struct Params {
 };
 
 // Shared-memory layout of one CTA, from a 1024-byte aligned base (128-byte swizzle atoms need it):
-//   [stages x (A tile: 128 x 128 B | B tile: BN x 128 B)] [output tile: 2 x BN/16 x 64 x 32 B]
-//   [stages x (128 a_scales, 4 b_scales)] [stages full mbarriers] [stages empty mbarriers]
+//   [stages x (A tile: TM x 128 B | B tile: BN x 128 B)] [output tile: TM/64 x BN/16 x 64 x 32 B]
+//   [stages x (TM a_scales, 4 b_scales)] [stages full mbarriers] [stages empty mbarriers]
 // (tiled_smem_bytes in dispatch_tiled.cpp is the same sum.)
-template <int BN>
+template <int TM, int BN>
 struct Layout {
-  static constexpr int kATile = kTokens * kKBlockBytes;
+  static constexpr int kATile = TM * kKBlockBytes;
   static constexpr int kBTile = BN * kKBlockBytes;
   static constexpr int kStage = kATile + kBTile;
-  static constexpr int kOutHalf = 64 * BN * 2;  // one math warpgroup's 64 rows
+  static constexpr int kOutWg = TM / 2 * BN * 2;  // one math warpgroup's TM / 2 rows
   static_assert(kStage % 1024 == 0, "stages must keep the 1024-byte alignment of swizzle atoms");
 };
 
@@ -123,7 +129,7 @@ struct TileMaps {
 // several token tiles. A unit is cta_m token tiles against one weight tile; cluster rank r takes
 // the r-th (past M when m_tiles is odd: it still loads its half of the weight, and stores nothing);
 // with cta_n > 1 the same along N (past N: its share of A still goes out, nothing is stored).
-template <int BN>
+template <int TM, int BN>
 __device__ __forceinline__ Tile tile_at(int64_t u, const Params& p, int rank) {
   const int group_units = kTiledGroupM / p.cta_m;  // a group spans kTiledGroupM token tiles
   const int64_t per_group = int64_t(group_units) * p.n_units;
@@ -132,7 +138,7 @@ __device__ __forceinline__ Tile tile_at(int64_t u, const Params& p, int rank) {
   const int first = group * group_units;
   const int rows = min(group_units, p.m_units - first);
   const int m_rank = p.cta_m > 1 ? rank : 0, n_rank = p.cta_n > 1 ? rank : 0;
-  return {((first + local % rows) * p.cta_m + m_rank) * kTokens, ((local / rows) * p.cta_n + n_rank) * BN};
+  return {((first + local % rows) * p.cta_m + m_rank) * TM, ((local / rows) * p.cta_n + n_rank) * BN};
 }
 
 // CTAs in this CTA's cluster (1, 2 or 4; its rank there is blockIdx.x % ctas == %cluster_ctarank: a
@@ -178,10 +184,10 @@ struct RingPos {
 // time at 4096 x 7168 x 4096 (ncu source counters, 2026-11-30), where cuBLASLt's waited 1-2 %.
 //
 // One thread TMAs the A and B tiles (in a cluster: its slices of them, to every CTA that shares them).
-template <int BN, bool kSplit>
+template <int TM, int BN, bool kSplit>
 __device__ __forceinline__ void produce_tiles(const TileMaps& maps, const Params& p, uint8_t* smem, float* scales,
                                               uint64_t* full, uint64_t* empty) {
-  using L = Layout<BN>;
+  using L = Layout<TM, BN>;
   const uint64_t policy = ptx::l2_evict_normal();  // both operands are re-read by other tiles
   const int ctas = cluster_ctas(p);
   const Work w = my_work<kSplit>(p);
@@ -192,15 +198,15 @@ __device__ __forceinline__ void produce_tiles(const TileMaps& maps, const Params
   // 128 / cta_n rows).
   const int b_rows = BN / p.cta_m;
   const int b_offset = L::kATile + (p.cta_m > 1 ? rank : 0) * b_rows * kKBlockBytes;
-  const int a_rows = kTokens / p.cta_n;
+  const int a_rows = TM / p.cta_n;
   const int a_offset = (p.cta_n > 1 ? rank : 0) * a_rows * kKBlockBytes;
   const uint16_t everyone = uint16_t((1u << ctas) - 1);
   // No tile of the grid crosses M or N, and no cluster has a CTA past them.
-  const bool interior = p.m % kTokens == 0 && p.n % BN == 0 && p.m_tiles % p.cta_m == 0 && p.n_tiles % p.cta_n == 0;
+  const bool interior = p.m % TM == 0 && p.n % BN == 0 && p.m_tiles % p.cta_m == 0 && p.n_tiles % p.cta_n == 0;
   RingPos pos;
   BLOCKFP8_MARK(11, true);  // the TMA thread's work worked out (my_work, policy)
   for (int64_t u = w.u0; u < p.units; u += w.du) {
-    const Tile tile = tile_at<BN>(u, p, rank);
+    const Tile tile = tile_at<TM, BN>(u, p, rank);
     BLOCKFP8_MARK(12, u == w.u0);  // its first tile worked out (tile_at)
     // Rows past M or N are never loaded. A box that crosses the edge has the TMA engine write zeros
     // for the rest, slowly: at M = 65 the kernel took twice its M = 128 time, and a pair's CTA past M
@@ -210,7 +216,7 @@ __device__ __forceinline__ void produce_tiles(const TileMaps& maps, const Params
     const int a_start = tile.m0 + (p.cta_n > 1 ? rank * a_rows : 0), b_start = tile.n0 + (p.cta_m > 1 ? rank * b_rows : 0);
     const int a_valid = rows_within(a_start, a_rows, p.m), b_valid = rows_within(b_start, b_rows, p.n);
     const uint32_t tx =
-        uint32_t((rows_within(tile.m0, kTokens, p.m) + rows_within(tile.n0, BN, p.n)) * kKBlockBytes);
+        uint32_t((rows_within(tile.m0, TM, p.m) + rows_within(tile.n0, BN, p.n)) * kKBlockBytes);
     // Each map at its own call site: a descriptor address picked at run time is not uniform, and the
     // compiler then wraps every TMA issue in a loop over the values it may take.
     auto load_a = [&](const CUtensorMap* map, uint8_t* stage, uint64_t* bar, int kb) {
@@ -228,9 +234,9 @@ __device__ __forceinline__ void produce_tiles(const TileMaps& maps, const Params
     // Column-major a_scales: the token tile's 128 scales of k-block kb are one 512-byte row of the map,
     // one request for the TMA engine (row-major ones are 128 words a k-block, copied by the scale warp).
     const bool sa_tma = p.scale_route == kScalesTmaA;
-    const uint32_t scale_tx = sa_tma ? kTokens * 4 : 0;
+    const uint32_t scale_tx = sa_tma ? TM * 4 : 0;
     auto load_a_scales = [&](int s, uint64_t* bar, int kb) {
-      ptx::tma_load_2d(scales + s * kScalePitch, maps.sa, bar, tile.m0, kb, policy);
+      ptx::tma_load_2d(scales + s * kScalePitch<TM>, maps.sa, bar, tile.m0, kb, policy);
     };
     if (interior) {
       // Every slice of every tile whole (the common case): the loop as it was before edges were
@@ -272,38 +278,41 @@ __device__ __forceinline__ void produce_tiles(const TileMaps& maps, const Params
     for (int i = 0; i < p.stages; ++i, pos.next(p.stages)) ptx::mbar_wait(&empty[pos.stage], pos.phase ^ 1);
 }
 
-// One warp cp.asyncs each stage's scales: the tile's 128 token scales (4 a lane) and the b_scales of
-// the (up to three) 128-row blocks the weight tile touches (lanes 0-3), then arrives on the full
-// barrier when its copies land. Addresses are set once per tile and stepped by one k-block.
-template <int BN, bool kSplit>
+// A scale warp per 128 tokens of the tile (slice: which) cp.asyncs each stage's scales: its 128 token
+// scales (4 a lane) and, in slice 0, the b_scales of the (up to three) 128-row blocks the weight tile
+// touches (lanes 0-3), then arrives on the full barrier when its copies land. Addresses are set once
+// per tile and stepped by one k-block. (A second warp for the wide tile keeps each warp's registers
+// where the 56 a producer allows.)
+template <int TM, int BN, bool kSplit>
 __device__ __forceinline__ void produce_scales(const Params& p, float* scales, uint64_t* full, uint64_t* empty,
-                                               int lane) {
+                                               int lane, int slice) {
   const int nb_total = (p.n + 127) / 128;
   const Work w = my_work<kSplit>(p);
   const int rank = w.rank;
   RingPos pos;
   for (int64_t u = w.u0; u < p.units; u += w.du) {
-    const Tile tile = tile_at<BN>(u, p, rank);
-    // Token lane + 32 i of the tile: a_row + 32 i rows, valid while 32 i < rows_left (past M: 0).
-    const int rows_left = p.m - tile.m0 - lane;
-    const float* a_row = p.a_scale + (rows_left > 0 ? int64_t(tile.m0 + lane) * p.sa_m : 0);
+    const Tile tile = tile_at<TM, BN>(u, p, rank);
+    // Token lane + 32 i of the slice: a_row + 32 i rows, valid while 32 i < rows_left (past M: 0).
+    const int first = tile.m0 + 128 * slice + lane;
+    const int rows_left = p.m - first;
+    const float* a_row = p.a_scale + (rows_left > 0 ? int64_t(first) * p.sa_m : 0);
     const int64_t a_step = 32 * p.sa_m;
     const int nb = tile.n0 / 128 + lane;
-    const bool b_ok = lane < 4 && nb < nb_total;
+    const bool b_ok = slice == 0 && lane < 4 && nb < nb_total;
     const float* b_src = p.b_scale + (b_ok ? int64_t(nb) * p.sb_n : 0);
     for (int kb = w.kb0; kb < w.kb1; ++kb, pos.next(p.stages)) {
       const int s = pos.stage;
       ptx::mbar_wait(&empty[s], pos.phase ^ 1);
-      float* sc = scales + s * kScalePitch;
+      float* sc = scales + s * kScalePitch<TM>;
       const float* a_src = a_row + int64_t(kb) * p.sa_k;
       if (p.scale_route != kScalesTmaA) {
 #pragma unroll
-        for (int i = 0; i < kTokens / 32; ++i) {
+        for (int i = 0; i < 4; ++i) {
           const bool ok = 32 * i < rows_left;
-          ptx::cp_async_4(sc + lane + 32 * i, ok ? a_src + i * a_step : p.a_scale, ok);
+          ptx::cp_async_4(sc + 128 * slice + lane + 32 * i, ok ? a_src + i * a_step : p.a_scale, ok);
         }
       }
-      if (lane < 4) ptx::cp_async_4(sc + kTokens + lane, b_src + int64_t(kb) * p.sb_k, b_ok);
+      if (slice == 0 && lane < 4) ptx::cp_async_4(sc + TM + lane, b_src + int64_t(kb) * p.sb_k, b_ok);
       ptx::cp_async_mbar_arrive_noinc(&full[s]);
     }
   }
@@ -315,35 +324,35 @@ __device__ __forceinline__ float pick(const float4& v, int j) { return j == 0 ? 
 // Each lane loads four k-blocks of each of its rows with one 16-byte load, a quarter of the requests
 // of four-byte copies, one k-block before the first of them is stored, and stores one k-block's worth
 // into each stage.
-template <int BN, bool kSplit>
+template <int TM, int BN, bool kSplit>
 __device__ __forceinline__ void produce_scales_rows(const Params& p, float* scales, uint64_t* full, uint64_t* empty,
-                                                    int lane) {
+                                                    int lane, int slice) {
   const int nb_total = (p.n + 127) / 128;
   const Work w = my_work<kSplit>(p);
   RingPos pos;
   for (int64_t u = w.u0; u < p.units; u += w.du) {
-    const Tile tile = tile_at<BN>(u, p, w.rank);
-    const int rows_left = p.m - tile.m0 - lane;  // rows lane + 32 i exist while 32 i < rows_left
-    const float4* a_row =
-        reinterpret_cast<const float4*>(p.a_scale + (rows_left > 0 ? int64_t(tile.m0 + lane) * p.sa_m : 0));
+    const Tile tile = tile_at<TM, BN>(u, p, w.rank);
+    const int first = tile.m0 + 128 * slice + lane;
+    const int rows_left = p.m - first;  // rows lane + 32 i of the slice exist while 32 i < rows_left
+    const float4* a_row = reinterpret_cast<const float4*>(p.a_scale + (rows_left > 0 ? int64_t(first) * p.sa_m : 0));
     const int64_t a_step = 8 * p.sa_m;  // 32 rows, in float4s
     const int nb = tile.n0 / 128 + lane;
-    const bool b_ok = lane < 4 && nb < nb_total;
+    const bool b_ok = slice == 0 && lane < 4 && nb < nb_total;
     const float4* b_row = reinterpret_cast<const float4*>(p.b_scale + (b_ok ? int64_t(nb) * p.sb_n : 0));
-    float4 a[kTokens / 32], b = {};
+    float4 a[4], b = {};
     auto load = [&](int group) {  // k-blocks 4 group .. 4 group + 3
 #pragma unroll
-      for (int i = 0; i < kTokens / 32; ++i) a[i] = 32 * i < rows_left ? __ldg(a_row + i * a_step + group) : float4{};
+      for (int i = 0; i < 4; ++i) a[i] = 32 * i < rows_left ? __ldg(a_row + i * a_step + group) : float4{};
       if (b_ok) b = __ldg(b_row + group);
     };
     load(w.kb0 / 4);
     for (int kb = w.kb0; kb < w.kb1; ++kb, pos.next(p.stages)) {
       const int s = pos.stage, j = kb % 4;
       ptx::mbar_wait(&empty[s], pos.phase ^ 1);
-      float* sc = scales + s * kScalePitch;
+      float* sc = scales + s * kScalePitch<TM>;
 #pragma unroll
-      for (int i = 0; i < kTokens / 32; ++i) sc[lane + 32 * i] = pick(a[i], j);
-      if (lane < 4) sc[kTokens + lane] = pick(b, j);
+      for (int i = 0; i < 4; ++i) sc[128 * slice + lane + 32 * i] = pick(a[i], j);
+      if (slice == 0 && lane < 4) sc[TM + lane] = pick(b, j);
       ptx::mbar_arrive(&full[s]);  // release: the stores are visible to whoever sees the phase complete
       if (j == 3 && kb + 1 < w.kb1) load((kb + 1) / 4);
     }
@@ -360,46 +369,52 @@ __device__ __forceinline__ uint32_t pack2(float lo, float hi, int dtype) {
   return *reinterpret_cast<const uint32_t*>(&v);
 }
 
-// Epilogue through shared memory: the warpgroup's 64 x BN tile into its staging buffer (columns of
-// 16 elements, 32-byte swizzle: byte bit 4 ^= bit 7, the TMA's SWIZZLE_32B), then one TMA store per
-// column chunk; the engine clips rows past M and columns past N.
-template <int BN>
-__device__ __forceinline__ void store_tile_tma(const float (&acc)[BN / 2], const CUtensorMap* map_c, const Params& p,
-                                               uint8_t* out, Tile tile, int wg, int tid_wg) {
+// Epilogue through shared memory: each of the warpgroup's 64 x BN wgmma tiles (kSubs of them, from
+// token row m_wg of C) into its staging buffer (columns of 16 elements, 32-byte swizzle: byte bit 4
+// ^= bit 7, the TMA's SWIZZLE_32B), then one TMA store per column chunk; the engine clips rows past M
+// and columns past N.
+template <int BN, int kSubs>
+__device__ __forceinline__ void store_tile_tma(const float (&acc)[kSubs][BN / 2], const CUtensorMap* map_c,
+                                               const Params& p, uint8_t* out, Tile tile, int m_wg, int wg, int tid_wg) {
+  constexpr int kOutSub = 64 * BN * 2;
   const int lane = tid_wg % 32;
   const int row = 16 * (tid_wg / 32) + lane / 4;
   // The previous tile's stores must have read the buffer before it is overwritten.
   if (tid_wg == 0) ptx::bulk_wait_group_read<0>();
   ptx::named_barrier(1 + wg, 128);
 #pragma unroll
-  for (int j = 0; j < BN / 8; ++j) {
+  for (int sub = 0; sub < kSubs; ++sub) {
 #pragma unroll
-    for (int h = 0; h < 2; ++h) {
-      uint32_t off = uint32_t((row + 8 * h) * 32 + (j % 2) * 16 + 4 * (lane % 4));
-      off ^= (off >> 3) & 16;
-      *reinterpret_cast<uint32_t*>(out + (j / 2) * kOutChunkBytes + off) =
-          pack2(acc[4 * j + 2 * h], acc[4 * j + 2 * h + 1], p.c_dtype);
+    for (int j = 0; j < BN / 8; ++j) {
+#pragma unroll
+      for (int h = 0; h < 2; ++h) {
+        uint32_t off = uint32_t((row + 8 * h) * 32 + (j % 2) * 16 + 4 * (lane % 4));
+        off ^= (off >> 3) & 16;
+        *reinterpret_cast<uint32_t*>(out + sub * kOutSub + (j / 2) * kOutChunkBytes + off) =
+            pack2(acc[sub][4 * j + 2 * h], acc[sub][4 * j + 2 * h + 1], p.c_dtype);
+      }
     }
   }
   ptx::fence_proxy_async_shared();  // the writes above, before the TMA engine reads them
   ptx::named_barrier(1 + wg, 128);
   if (tid_wg == 0) {
-    const int m0 = tile.m0 + 64 * wg;
-    if (m0 < p.m) {
+#pragma unroll 1
+    for (int sub = 0; sub < kSubs && m_wg + 64 * sub < p.m; ++sub) {
 #pragma unroll 1
       for (int c = 0; c < BN / kOutCols && tile.n0 + c * kOutCols < p.n; ++c)
-        ptx::tma_store_2d(map_c, out + c * kOutChunkBytes, tile.n0 + c * kOutCols, m0);
+        ptx::tma_store_2d(map_c, out + sub * kOutSub + c * kOutChunkBytes, tile.n0 + c * kOutCols, m_wg + 64 * sub);
     }
     ptx::bulk_commit_group();
   }
 }
 
-// Epilogue for fp32 output or a C the TMA engine cannot address: predicated stores from registers.
+// Epilogue for fp32 output or a C the TMA engine cannot address: predicated stores from registers
+// (one 64-token wgmma tile, from token row m_sub of C).
 template <int BN>
-__device__ __forceinline__ void store_tile_direct(const float (&acc)[BN / 2], const Params& p, Tile tile, int wg,
+__device__ __forceinline__ void store_tile_direct(const float (&acc)[BN / 2], const Params& p, Tile tile, int m_sub,
                                                   int tid_wg) {
   const int lane = tid_wg % 32;
-  const int row = tile.m0 + 64 * wg + 16 * (tid_wg / 32) + lane / 4;
+  const int row = m_sub + 16 * (tid_wg / 32) + lane / 4;
 #pragma unroll
   for (int j = 0; j < BN / 8; ++j) {
     const int n = tile.n0 + 8 * j + 2 * (lane % 4);
@@ -440,9 +455,9 @@ __device__ __forceinline__ void reduce_split_store_as(const float* red, const Pa
   const int rank = int(blockIdx.x % S);
   const bool whole_quads = c_quads_aligned(p.c, p.ldc, kDtype);
   // Rows past M are never stored: their partials are not read either.
-  const int q_end = min((rank + 1) * kTokens / S, max(p.m - tile.m0, 0)) * kQuads;
+  const int q_end = min((rank + 1) * kSplitTokens / S, max(p.m - tile.m0, 0)) * kQuads;
 #pragma unroll 1
-  for (int q = rank * kTokens / S * kQuads + tid; q < q_end; q += kMathThreads) {
+  for (int q = rank * kSplitTokens / S * kQuads + tid; q < q_end; q += kMathThreads) {
     const int row = q / kQuads, quad = q - row * kQuads;
     const float* src = red + row * kPartialPitch<BN> + quad * 4;
     float4 v[S];
@@ -487,21 +502,21 @@ struct MathPos : RingPos {
   const float* sa;   // this thread's first token scale in the stage
   uint32_t peer;     // the stage's empty barrier in the cluster CTA this lane releases to (0: none;
                      // a real one is never 0: the barriers lie past the ring in every CTA's window)
-  template <int BN>
+  template <int TM, int BN>
   __device__ __forceinline__ void advance(int stages) {
     const int step = stage + 1 == stages ? 1 - stages : 1;  // stages to the next one (back to 0: wrap)
     next(stages);
-    desc_a += uint64_t(int64_t(step) * (Layout<BN>::kStage >> 4));  // the address is in 16-byte units
-    sa += step * kScalePitch;
+    desc_a += uint64_t(int64_t(step) * (Layout<TM, BN>::kStage >> 4));  // the address is in 16-byte units
+    sa += step * kScalePitch<TM>;
     if (peer) peer += step * 8;
   }
 };
 
-// One k-block of this warpgroup's 64 tokens x the BN-row weight tile: four full-width k32 wgmmas into
-// `part`, committed as one group.
-template <int BN>
+// One k-block of 64 tokens (desc_a) x the BN-row weight tile: four full-width k32 wgmmas into `part`,
+// committed as one group.
+template <int TM, int BN>
 __device__ __forceinline__ void issue_kblock(float (&part)[BN / 2], const uint8_t* stage, uint64_t desc_a) {
-  using L = Layout<BN>;
+  using L = Layout<TM, BN>;
   const uint64_t desc_b = ptx::wgmma_desc_k128_sw128(stage + L::kATile);
   ptx::wgmma_fence();
 #pragma unroll
@@ -514,10 +529,10 @@ __device__ __forceinline__ void issue_kblock(float (&part)[BN / 2], const uint8_
 // 128-row blocks the weight tile touches: s[h][b] scales row (h ? row + 8 : row), block b.
 struct KScales {
   float s[2][3];
-  // sa: this thread's first token scale in the stage; sc: the stage's scales.
-  __device__ __forceinline__ KScales(const float* sa, const float* sc) {
+  // sa: this thread's first token scale in the stage; sb_slots: the stage's b_scale slots.
+  __device__ __forceinline__ KScales(const float* sa, const float* sb_slots) {
     const float sa0 = sa[0], sa1 = sa[8];
-    const float4 sb = *reinterpret_cast<const float4*>(sc + kTokens);
+    const float4 sb = *reinterpret_cast<const float4*>(sb_slots);
     s[0][0] = sa0 * sb.x, s[0][1] = sa0 * sb.y, s[0][2] = sa0 * sb.z;
     s[1][0] = sa1 * sb.x, s[1][1] = sa1 * sb.y, s[1][2] = sa1 * sb.z;
   }
@@ -558,11 +573,14 @@ __device__ __forceinline__ void promote(float (&acc)[BN / 2], float (&part)[BN /
   promote_split<BN>(acc, part, k, split, std::make_integer_sequence<int, 128 / tiled_scale_step(BN)>{});
 }
 
-// The math warpgroups. Warpgroup wg owns tokens 64 wg .. 64 wg + 63 of the tile; thread (warp w, lane
-// l) of it owns rows 16 w + l/4 (+8) and columns 8 j + 2 (l % 4) + {0, 1}: wgmma's accumulator layout,
-// acc[4 j + 2 h + e] = (row + 8 h, column 8 j + 2 (l % 4) + e).
+// The math warpgroups. Warpgroup wg owns tokens TM/2 wg .. TM/2 (wg + 1) - 1 of the tile, as kSubs = TM / 128
+// wgmma tiles of 64; in each, thread (warp w, lane l) owns rows 16 w + l/4 (+8) and columns
+// 8 j + 2 (l % 4) + {0, 1}: wgmma's accumulator layout, acc[sub][4 j + 2 h + e] = (row + 8 h, column
+// 8 j + 2 (l % 4) + e).
 //
-// Per k-block: wait for the stage, take the issue turn, issue, wait, release the stage, promote.
+// Per k-block: wait for the stage, then for each 64-token sub-tile take the issue turn, issue, wait,
+// (after the last one) release the stage, promote. One partial serves every sub-tile: the wide tile
+// issues its second sub-tile once the first is promoted, while the other warpgroup's runs.
 // The turns: warpgroup 1 issues k-block i after warpgroup 0 has, and warpgroup 0 issues i + 1 after
 // warpgroup 1 has issued i, so that the tensor core runs one warpgroup's k-block while the other
 // promotes (issued together, the two k-blocks' wgmmas interleave, finish together, and both
@@ -572,10 +590,11 @@ __device__ __forceinline__ void promote(float (&acc)[BN / 2], float (&part)[BN /
 // (Also measured and removed: two half-width wgmma groups per k-block, one promoted while the other
 // ran, 1.2-1.3x slower at M >= 4096 (2026-11-29); warpgroup 1 one k-block late once (STAGGER), or
 // k-block i + 1 issued before i is promoted (PIPELINE), 0.96-1.05x (logs/2026-11-30-c837e91).)
-template <int BN, bool kSplit>
+template <int TM, int BN, bool kSplit>
 __device__ __forceinline__ void consume(const CUtensorMap* map_c, const Params& p, uint8_t* smem, uint8_t* out,
                                         const float* scales, uint64_t* full, uint64_t* empty) {
-  using L = Layout<BN>;
+  using L = Layout<TM, BN>;
+  constexpr int kSubs = TM / 128;  // 64-token wgmma tiles a warpgroup
   // Read from lane 0, so that ptxas knows it is the same in every lane: the A descriptor and the ring
   // position then live in uniform registers, where wgmma reads them. From threadIdx.x / 128 directly,
   // ptxas kept the descriptor in ordinary registers and moved it with R2UR, NOPs covering their latency,
@@ -585,60 +604,72 @@ __device__ __forceinline__ void consume(const CUtensorMap* map_c, const Params& 
   const int wg = __shfl_sync(0xffffffffu, int(threadIdx.x / 128), 0);
   const int tid_wg = threadIdx.x % 128;
   const int lane = threadIdx.x % 32;
-  const int row = 64 * wg + 16 * (tid_wg / 32) + lane / 4;
+  const int row = TM / 2 * wg + 16 * (tid_wg / 32) + lane / 4;  // in sub-tile 0
   const int ctas = cluster_ctas(p);
   const Work w = my_work<kSplit>(p);
   const int rank = w.rank;
   // Lane i < ctas - 1 releases stages to the (i + 1)-th CTA after this one in the cluster, whose
   // producer's multicast also fills this CTA's ring.
   const uint32_t peer_empty = lane < ctas - 1 ? ptx::map_to_rank(empty, (rank + 1 + lane) % ctas) : 0;
-  uint8_t* my_out = out + wg * L::kOutHalf;
-  float acc[BN / 2], part[BN / 2];
+  uint8_t* my_out = out + wg * L::kOutWg;
+  float acc[kSubs][BN / 2], part[BN / 2];
   MathPos pos;
-  pos.desc_a = ptx::wgmma_desc_k128_sw128(smem + wg * 64 * kKBlockBytes);
+  pos.desc_a = ptx::wgmma_desc_k128_sw128(smem + wg * (TM / 2) * kKBlockBytes);
   pos.sa = scales + row;
   pos.peer = peer_empty;
   bool first_issue = true;
   for (int64_t u = w.u0; u < p.units; u += w.du) {
-    const Tile tile = tile_at<BN>(u, p, rank);
+    const Tile tile = tile_at<TM, BN>(u, p, rank);
     const int split = 128 - tile.n0 % 128;
 #pragma unroll
-    for (int i = 0; i < BN / 2; ++i) acc[i] = 0.f;
+    for (int sub = 0; sub < kSubs; ++sub)
+#pragma unroll
+      for (int i = 0; i < BN / 2; ++i) acc[sub][i] = 0.f;
     // Pipelined by one step, in the order cuBLASLt's kernel uses: while k-block kb's wgmmas run, its
     // scales are read and k-block kb + 1's stage is waited for, so that after the group completes
     // only the release, the promotion and the next issue stand between one k-block's tensor work and
     // the next. Measured 0.90-1.02x (16 of 20 points faster, M = 256-8192; 2026-11-30, s7-ab).
-    auto issue = [&](const MathPos& at) {
+    // The turn alternates per wgmma group: with kSubs = 2, (kb, 0) of warpgroup 0, (kb, 0) of 1,
+    // (kb, 1) of 0, (kb, 1) of 1, (kb + 1, 0) of 0, ...
+    auto issue = [&](const MathPos& at, int sub) {
       if (wg == 1) ptx::named_barrier(kTurnOf1, 256);
       else if (!first_issue) ptx::named_barrier(kTurnOf0, 256);
       first_issue = false;
-      issue_kblock<BN>(part, smem + at.stage * L::kStage, at.desc_a);
+      issue_kblock<TM, BN>(part, smem + at.stage * L::kStage, ptx::desc_advance(at.desc_a, sub * 64 * kKBlockBytes));
       ptx::named_barrier_arrive(wg == 0 ? kTurnOf1 : kTurnOf0, 256);
     };
     MathPos cur = pos;  // the stage being consumed
     ptx::mbar_wait(&full[cur.stage], cur.phase);
     BLOCKFP8_MARK(3, threadIdx.x == 0 && u == w.u0);  // the first stage landed (wg0)
-    issue(cur);
-    pos.template advance<BN>(p.stages);
+    issue(cur, 0);
+    pos.template advance<TM, BN>(p.stages);
     for (int kb = w.kb0; kb < w.kb1; ++kb) {
       const bool more = kb + 1 < w.kb1;
-      const KScales k(cur.sa, scales + cur.stage * kScalePitch);
-      if (more) ptx::mbar_wait(&full[pos.stage], pos.phase);
-      ptx::wgmma_wait<0>();
-      // Computed, and this thread's scales read: the producers may refill it. Every thread arrives
-      // here (one arrival a warp after __syncwarp is as sound under the PTX memory model, but
-      // racecheck reports the other lanes' scale reads against the next cp.async). A cluster
-      // peer's multicast into this CTA waits for one arrival a warp here, made there.
-      ptx::mbar_arrive(&empty[cur.stage]);
-      if (ctas > 1) {
-        __syncwarp();
-        if (cur.peer) ptx::mbar_arrive_cluster(cur.peer);
-      }
-      promote<BN>(acc, part, k, split);
-      if (more) {
-        cur = pos;
-        issue(cur);
-        pos.template advance<BN>(p.stages);
+#pragma unroll
+      for (int sub = 0; sub < kSubs; ++sub) {
+        const bool last = sub + 1 == kSubs;
+        const KScales k(cur.sa + 64 * sub, scales + cur.stage * kScalePitch<TM> + TM);
+        if (last && more) ptx::mbar_wait(&full[pos.stage], pos.phase);
+        ptx::wgmma_wait<0>();
+        if (last) {
+          // Computed, and this thread's scales read: the producers may refill it. Every thread arrives
+          // here (one arrival a warp after __syncwarp is as sound under the PTX memory model, but
+          // racecheck reports the other lanes' scale reads against the next cp.async). A cluster
+          // peer's multicast into this CTA waits for one arrival a warp here, made there.
+          ptx::mbar_arrive(&empty[cur.stage]);
+          if (ctas > 1) {
+            __syncwarp();
+            if (cur.peer) ptx::mbar_arrive_cluster(cur.peer);
+          }
+        }
+        promote<BN>(acc[sub], part, k, split);
+        if (!last) {
+          issue(cur, sub + 1);
+        } else if (more) {
+          cur = pos;
+          issue(cur, 0);
+          pos.template advance<TM, BN>(p.stages);
+        }
       }
     }
     BLOCKFP8_MARK(4, threadIdx.x == 0);  // this tile's math done (wg0; the last tile's stays)
@@ -646,15 +677,21 @@ __device__ __forceinline__ void consume(const CUtensorMap* map_c, const Params& 
       // One tile a cluster: every stage of the ring has been consumed, so once both warpgroups are
       // done with their last wgmmas the ring holds this CTA's partial tile for the others to read.
       ptx::named_barrier(kSplitParked, 256);
-      park_partial<BN>(reinterpret_cast<float*>(smem), acc, row, lane);
+      static_assert(!kSplit || kSubs == 1, "split-K runs 128-token tiles");
+      park_partial<BN>(reinterpret_cast<float*>(smem), acc[0], row, lane);
       BLOCKFP8_MARK(9, threadIdx.x == 0);  // parked
       ptx::cluster_arrive();
       ptx::cluster_wait();
       BLOCKFP8_MARK(5, threadIdx.x == 0);  // every rank parked
       reduce_split_store<BN>(reinterpret_cast<const float*>(smem), p, tile, threadIdx.x);
     } else {
-      if (p.tma_store) store_tile_tma<BN>(acc, map_c, p, my_out, tile, wg, tid_wg);
-      else store_tile_direct<BN>(acc, p, tile, wg, tid_wg);
+      const int m_wg = tile.m0 + TM / 2 * wg;
+      if (p.tma_store) {
+        store_tile_tma<BN, kSubs>(acc, map_c, p, my_out, tile, m_wg, wg, tid_wg);
+      } else {
+#pragma unroll
+        for (int sub = 0; sub < kSubs; ++sub) store_tile_direct<BN>(acc[sub], p, tile, m_wg + 64 * sub, tid_wg);
+      }
     }
     BLOCKFP8_MARK(6, threadIdx.x == 0);  // this tile's stores issued (thread 0's)
   }
@@ -664,19 +701,19 @@ __device__ __forceinline__ void consume(const CUtensorMap* map_c, const Params& 
   if (!kSplit && p.tma_store && tid_wg == 0) ptx::bulk_wait_group<0>();
 }
 
-template <int BN, bool kSplit>
+template <int TM, int BN, bool kSplit>
 __global__ void __launch_bounds__(kThreads, 1)
     tiled_gemm_kernel(const __grid_constant__ CUtensorMap tmap_a, const __grid_constant__ CUtensorMap tmap_b,
                       const __grid_constant__ CUtensorMap tmap_c, const Params p,
                       const __grid_constant__ CUtensorMap tmap_a_tail, const __grid_constant__ CUtensorMap tmap_b_tail,
                       const __grid_constant__ CUtensorMap tmap_sa) {
-  using L = Layout<BN>;
+  using L = Layout<TM, BN>;
   BLOCKFP8_MARK(0, threadIdx.x == 0);  // entry
   extern __shared__ uint8_t smem_raw[];
   uint8_t* smem = ptx::align_smem_1024(smem_raw);
   uint8_t* out = smem + p.stages * L::kStage;
-  float* scales = reinterpret_cast<float*>(out + 2 * L::kOutHalf);
-  uint64_t* full = reinterpret_cast<uint64_t*>(scales + p.stages * kScalePitch);
+  float* scales = reinterpret_cast<float*>(out + 2 * L::kOutWg);
+  uint64_t* full = reinterpret_cast<uint64_t*>(scales + p.stages * kScalePitch<TM>);
   uint64_t* empty = full + p.stages;
 
   // The TMA descriptors first (kernel parameters: no wait needed): their fetch then overlaps the
@@ -685,13 +722,13 @@ __global__ void __launch_bounds__(kThreads, 1)
   if (threadIdx.x == kMathThreads) {
     ptx::prefetch_tensormap(&tmap_a);
     ptx::prefetch_tensormap(&tmap_b);
-    if (p.m % (kTokens / p.cta_n)) ptx::prefetch_tensormap(&tmap_a_tail);
+    if (p.m % (TM / p.cta_n)) ptx::prefetch_tensormap(&tmap_a_tail);
     if (p.n % (BN / p.cta_m)) ptx::prefetch_tensormap(&tmap_b_tail);
     if (p.scale_route == kScalesTmaA) ptx::prefetch_tensormap(&tmap_sa);
   }
   if (threadIdx.x == 0) {
     for (int s = 0; s < p.stages; ++s) {
-      ptx::mbar_init(&full[s], kFullArrivals);
+      ptx::mbar_init(&full[s], kFullArrivals<TM>);
       // Every math thread of this CTA, and one arrival per math warp of each other CTA of the cluster.
       ptx::mbar_init(&empty[s], kMathThreads + (cluster_ctas(p) - 1) * (kMathThreads / 32));
     }
@@ -717,10 +754,13 @@ __global__ void __launch_bounds__(kThreads, 1)
     ptx::setmaxnreg_dec<kSplit ? kSplitProducerRegs : kProducerRegs>();
     BLOCKFP8_MARK(10, threadIdx.x == kMathThreads);  // the TMA thread past setmaxnreg
     if (threadIdx.x == kMathThreads) {
-      produce_tiles<BN, kSplit>({&tmap_a, &tmap_a_tail, &tmap_b, &tmap_b_tail, &tmap_sa}, p, smem, scales, full, empty);
-    } else if (threadIdx.x / 32 == kMathThreads / 32 + 1) {
-      if (!kSplit && p.scale_route == kScalesRows) produce_scales_rows<BN, kSplit>(p, scales, full, empty, threadIdx.x % 32);
-      else produce_scales<BN, kSplit>(p, scales, full, empty, threadIdx.x % 32);
+      produce_tiles<TM, BN, kSplit>({&tmap_a, &tmap_a_tail, &tmap_b, &tmap_b_tail, &tmap_sa}, p, smem, scales, full,
+                                    empty);
+    } else if (const int slice = int(threadIdx.x / 32) - (kMathThreads / 32 + 1); slice >= 0 && slice < kScaleWarps<TM>) {
+      if (!kSplit && p.scale_route == kScalesRows)
+        produce_scales_rows<TM, BN, kSplit>(p, scales, full, empty, threadIdx.x % 32, slice);
+      else
+        produce_scales<TM, BN, kSplit>(p, scales, full, empty, threadIdx.x % 32, slice);
     }
     if constexpr (kSplit) {  // the math warpgroups' barrier after parking (consume)
       ptx::cluster_arrive();
@@ -729,7 +769,7 @@ __global__ void __launch_bounds__(kThreads, 1)
   } else {
     ptx::setmaxnreg_inc<kMathRegs>();
     BLOCKFP8_MARK(13, threadIdx.x == 0);  // math thread 0 past setmaxnreg
-    consume<BN, kSplit>(&tmap_c, p, smem, out, scales, full, empty);
+    consume<TM, BN, kSplit>(&tmap_c, p, smem, out, scales, full, empty);
   }
   if constexpr (kSplit) {
     // Every CTA's shared memory stays until the other ranks have read its partial. Relaxed: a
@@ -761,17 +801,20 @@ bool tma_store_compatible(const Problem& p) {
   return (reinterpret_cast<uintptr_t>(p.c) & 15u) == 0 && (p.ldc * 2) % 16 == 0 && (p.n * 2) % 16 == 0;
 }
 
-template <int BN, bool kSplit>
+template <int TM, int BN, bool kSplit>
 cudaError_t prepare(int smem_bytes) {
   static std::atomic<int> raised[kMaxDevices];
-  return raise_smem_limit(tiled_gemm_kernel<BN, kSplit>, raised, smem_bytes);
+  return raise_smem_limit(tiled_gemm_kernel<TM, BN, kSplit>, raised, smem_bytes);
 }
 
-template <int BN>
+template <int TM, int BN>
 blockfp8_status_t launch(const Problem& p, const blockfp8_config_t& cfg, const DeviceInfo& dev, cudaStream_t stream) {
-  const int smem = tiled_smem_bytes(BN, cfg.stages);
+  constexpr int kTokens = TM;
+  constexpr bool kCanSplit = TM == kSplitTokens;  // (no split-K instance of the wide tile)
+  const int smem = tiled_smem_bytes(BN, cfg.stages, TM);
   const bool split = cfg.split_k > 1;  // check_tiled_config: no multicast cluster, one unit a cluster
-  if ((split ? prepare<BN, true>(smem) : prepare<BN, false>(smem)) != cudaSuccess) return BLOCKFP8_ERROR_CUDA;
+  if (split && !kCanSplit) return BLOCKFP8_ERROR_INVALID_CONFIG;
+  if ((split ? prepare<TM, BN, kCanSplit>(smem) : prepare<TM, BN, false>(smem)) != cudaSuccess) return BLOCKFP8_ERROR_CUDA;
 
   Params prm{};
   prm.m = int(p.m), prm.n = int(p.n), prm.kb_total = int(p.k_blocks());
@@ -839,8 +882,9 @@ blockfp8_status_t launch(const Problem& p, const blockfp8_config_t& cfg, const D
   cudaLaunchAttribute attr[2];
   const cudaLaunchConfig_t lc = launch_config(attr, cluster, grid, kThreads, smem, stream, /*cluster_attr=*/cluster > 1);
   const cudaError_t e =
-      split ? cudaLaunchKernelEx(&lc, tiled_gemm_kernel<BN, true>, map_a, map_b, map_c, prm, map_a_tail, map_b_tail, map_sa)
-            : cudaLaunchKernelEx(&lc, tiled_gemm_kernel<BN, false>, map_a, map_b, map_c, prm, map_a_tail, map_b_tail,
+      split ? cudaLaunchKernelEx(&lc, tiled_gemm_kernel<TM, BN, kCanSplit>, map_a, map_b, map_c, prm, map_a_tail,
+                                 map_b_tail, map_sa)
+            : cudaLaunchKernelEx(&lc, tiled_gemm_kernel<TM, BN, false>, map_a, map_b, map_c, prm, map_a_tail, map_b_tail,
                                  map_sa);
   return e == cudaSuccess ? BLOCKFP8_SUCCESS : BLOCKFP8_ERROR_CUDA;
 }
@@ -854,16 +898,27 @@ int read_tiled_timeline(unsigned long long* host, int ctas) { return copy_timeli
 blockfp8_status_t launch_tiled_gemm(const Problem& p, const blockfp8_config_t& cfg, const DeviceInfo& dev,
                                     cudaStream_t stream) {
   // cfg has passed check_tiled_config and p the TMA alignment rule (api.cpp).
+  constexpr int T = kTiledTokenTile;
+  if (cfg.token_tile == kTiledWideTokenTile) {
+    constexpr int W = kTiledWideTokenTile;
+    switch (cfg.weight_rows) {
+      case 96: return launch<W, 96>(p, cfg, dev, stream);
+      case 112: return launch<W, 112>(p, cfg, dev, stream);
+      case 128: return launch<W, 128>(p, cfg, dev, stream);
+      default: return BLOCKFP8_ERROR_INVALID_CONFIG;
+    }
+  }
+  if (cfg.token_tile != T) return BLOCKFP8_ERROR_INVALID_CONFIG;
   switch (cfg.weight_rows) {
-    case 64: return launch<64>(p, cfg, dev, stream);
-    case 80: return launch<80>(p, cfg, dev, stream);
-    case 96: return launch<96>(p, cfg, dev, stream);
-    case 112: return launch<112>(p, cfg, dev, stream);
-    case 128: return launch<128>(p, cfg, dev, stream);
-    case 144: return launch<144>(p, cfg, dev, stream);
-    case 160: return launch<160>(p, cfg, dev, stream);
-    case 176: return launch<176>(p, cfg, dev, stream);
-    case 192: return launch<192>(p, cfg, dev, stream);
+    case 64: return launch<T, 64>(p, cfg, dev, stream);
+    case 80: return launch<T, 80>(p, cfg, dev, stream);
+    case 96: return launch<T, 96>(p, cfg, dev, stream);
+    case 112: return launch<T, 112>(p, cfg, dev, stream);
+    case 128: return launch<T, 128>(p, cfg, dev, stream);
+    case 144: return launch<T, 144>(p, cfg, dev, stream);
+    case 160: return launch<T, 160>(p, cfg, dev, stream);
+    case 176: return launch<T, 176>(p, cfg, dev, stream);
+    case 192: return launch<T, 192>(p, cfg, dev, stream);
     default: return BLOCKFP8_ERROR_INVALID_CONFIG;
   }
 }

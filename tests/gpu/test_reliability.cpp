@@ -648,6 +648,10 @@ TEST_F(ReliabilityTest, SanitizerSmoke) {
   tiled_narrow.weight_rows = 80, tiled_narrow.stages = 2;
   blockfp8_config_t tiled_split = tiled;
   tiled_split.weight_rows = 64, tiled_split.split_k = 3;
+  blockfp8_config_t tiled_wide = tiled;
+  tiled_wide.token_tile = 256, tiled_wide.weight_rows = 128, tiled_wide.stages = 2, tiled_wide.cluster_m = 2;
+  blockfp8_config_t tiled_wide_n = tiled_wide;
+  tiled_wide_n.weight_rows = 96, tiled_wide_n.cluster_m = 1, tiled_wide_n.cluster_n = 2;
   blockfp8_config_t invariant{};
   invariant.flags = BLOCKFP8_FLAG_BATCH_INVARIANT;
   const Determinism cases[] = {
@@ -661,6 +665,8 @@ TEST_F(ReliabilityTest, SanitizerSmoke) {
       {spec(300, 200, 384), tiled_narrow},
       {spec(100, 700, 512), tiled_narrow},                           // tiled: one token tile, clusters along N
       {spec(200, 300, 640), tiled_split},                            // tiled: K split over a cluster of 3
+      {spec(600, 300, 512), tiled_wide},    // 256-token tiles: pairs along M, one past M, a wrapping ring
+      {spec(300, 200, 384), tiled_wide_n},  // 256-token tiles: pairs along N, scale copies (3 k-blocks)
       {spec(9, 200, 1024), invariant},
       {spec(20, 250, 1024), with_rows(swapab(32, 2, 0, 2), 48, 1)},   // tiles across b_scale blocks
       {spec(40, 300, 16384), with_rows(swapab(64, 1, 0, 2), 56, 1)},  // the same, scales by TMA box

@@ -231,6 +231,41 @@ TEST_F(TiledTest, SplitKWideClusters) {
     ASSERT_NO_FATAL_FAILURE(run_case(s, cfgs));
 }
 
+// The wide token tile (256 tokens: each math warpgroup two 64-token wgmmas a k-block against one
+// weight tile, one partial shared by both): every width it has and every cluster shape, on M tails
+// inside either half of a tile (1, 65, 129, 200, 255, 257, 300, 1300), N tails and b_scale straddles,
+// every a_scale route (row-major by 16-byte loads, column-major by TMA, four-byte copies where K/128 is
+// not a multiple of 4), fp16 / fp32 output (the TMA store and the direct one), padded C, shallow rings.
+TEST_F(TiledTest, WideTokenTile) {
+  auto wide = [](int32_t rows, int32_t stages = 0, int32_t cm = 0, int32_t cn = 0) {
+    blockfp8_config_t c = tiled(rows, stages, cm, cn);
+    c.token_tile = 256;
+    return c;
+  };
+  const std::vector<blockfp8_config_t> widths = {wide(0), wide(96), wide(112), wide(128, 2)};
+  for (const GemmSpec& s : {spec(1, 2112, 512), spec(65, 100, 512), spec(129, 700, 1024), spec(255, 2112, 384),
+                            spec(257, 576, 7168), spec(300, 2112, 512), spec(512, 7168, 512), spec(1300, 2112, 1024),
+                            spec(4096, 2112, 7168)})
+    ASSERT_NO_FATAL_FAILURE(run_case(s, widths));
+  std::vector<blockfp8_config_t> clusters;
+  for (int32_t r : {96, 128})
+    for (auto [cm, cn] : {std::pair{1, 1}, std::pair{2, 1}, std::pair{1, 2}, std::pair{1, 4}})
+      clusters.push_back(wide(r, 0, cm, cn));
+  for (const GemmSpec& s : {spec(300, 700, 512), spec(1300, 2112, 256), spec(200, 100, 384), spec(1024, 7168, 640)})
+    ASSERT_NO_FATAL_FAILURE(run_case(s, clusters));
+  const std::vector<blockfp8_config_t> some = {wide(128, 0, 2, 1), wide(112, 3, 1, 1)};
+  GemmSpec b_col = spec(600, 2112, 1024);
+  b_col.sb_n = 1, b_col.sb_k = (2112 + 127) / 128;
+  GemmSpec padded = spec(300, 2112, 512);
+  padded.ldc = 2112 + 8, padded.lda = 512 + 16, padded.a_off = 16;
+  GemmSpec direct = spec(257, 2112, 1024, BLOCKFP8_DTYPE_FP32);
+  direct.ldc = 2112 + 3, direct.c_off = 1;
+  for (const GemmSpec& s : {col_a(spec(300, 2112, 512)), col_a(spec(1024, 576, 7168)), b_col, col_a(b_col),
+                            spec(300, 2112, 512, BLOCKFP8_DTYPE_FP16), spec(513, 700, 512, BLOCKFP8_DTYPE_FP32),
+                            padded, direct, spec(700, 2112, 1152)})
+    ASSERT_NO_FATAL_FAILURE(run_case(s, some));
+}
+
 // Forced configurations the kernel cannot run: INVALID_CONFIG and C untouched.
 TEST_F(TiledTest, BadForcedConfigsAreRefused) {
   const GemmSpec s = spec(300, 2112, 512);
@@ -243,6 +278,13 @@ TEST_F(TiledTest, BadForcedConfigsAreRefused) {
   c = tiled(128);
   c.token_tile = 64;
   expect_refused(s, c, "token_tile 64");
+  c = tiled(144);
+  c.token_tile = 256;
+  expect_refused(s, c, "token_tile 256 with weight_rows 144 (above its register budget)");
+  c.weight_rows = 64;
+  expect_refused(s, c, "token_tile 256 with weight_rows 64");
+  c.weight_rows = 128, c.split_k = 2;
+  expect_refused(s, c, "token_tile 256 with split_k 2");
   c = tiled(128);
   c.split_k = 3;
   expect_refused(s, c, "split_k 3 over 51 tiles (more than the clusters of 3 the device holds)");

@@ -36,6 +36,30 @@ TEST(DispatchTiled, EverySupportedWeightRowsFitsADeepRing) {
   EXPECT_EQ(tiled_max_stages(192, d), 4);
 }
 
+// The wide token tile: 256 tokens against 96-128 weight rows, forced only, never split.
+TEST(DispatchTiled, WideTokenTile) {
+  const DeviceInfo d = h200();
+  // 3 stages of 48 KB + the 64 KB output tile + 1152 bytes of scales a stage, barriers, slack.
+  EXPECT_EQ(tiled_smem_bytes(128, 3, kTiledWideTokenTile), 1024 + 3 * (49152 + 1152 + 16) + 65536);
+  EXPECT_EQ(tiled_max_stages(128, d, kTiledWideTokenTile), 3);
+  auto status = [&](blockfp8_config_t c) { return check_config(c, 4096, 2112, 7168, d); };
+  for (int rows : {96, 112, 128}) {
+    blockfp8_config_t c = tiled(rows, 0, 256);
+    ASSERT_EQ(check_tiled_config(c, 4096, 2112, 7168, d), BLOCKFP8_SUCCESS) << rows;
+    EXPECT_EQ(c.stages, tiled_max_stages(rows, d, 256)) << rows;
+    EXPECT_LE(tiled_smem_bytes(rows, c.stages, 256), d.smem_per_block_optin) << rows;
+    EXPECT_EQ(c.token_tile, 256);
+  }
+  blockfp8_config_t c = tiled(0, 0, 256);
+  ASSERT_EQ(check_tiled_config(c, 4096, 2112, 7168, d), BLOCKFP8_SUCCESS);
+  EXPECT_EQ(c.weight_rows, kTiledWideMaxWeightRows);
+  EXPECT_EQ(c.split_k, 1);
+  for (int rows : {64, 80, 144, 192}) EXPECT_EQ(status(tiled(rows, 0, 256)), BLOCKFP8_ERROR_INVALID_CONFIG) << rows;
+  EXPECT_EQ(status(tiled(128, 0, 256, 2)), BLOCKFP8_ERROR_INVALID_CONFIG);  // no split-K instance
+  EXPECT_EQ(status(tiled(128, 4, 256)), BLOCKFP8_ERROR_INVALID_CONFIG);     // 4 stages do not fit
+  EXPECT_EQ(status(tiled(128, 2, 256)), BLOCKFP8_SUCCESS);
+}
+
 TEST(DispatchTiled, DefaultsAreFilledIn) {
   const DeviceInfo d = h200();
   blockfp8_config_t c{};
@@ -64,7 +88,7 @@ TEST(DispatchTiled, BadForcedConfigsAreRefused) {
   EXPECT_EQ(status(tiled(256)), BLOCKFP8_ERROR_INVALID_CONFIG);
   EXPECT_EQ(status(tiled(-16)), BLOCKFP8_ERROR_INVALID_CONFIG);
   EXPECT_EQ(status(tiled(128, 0, 64)), BLOCKFP8_ERROR_INVALID_CONFIG);   // token tile
-  EXPECT_EQ(status(tiled(128, 0, 256)), BLOCKFP8_ERROR_INVALID_CONFIG);  // token tile
+  EXPECT_EQ(status(tiled(128, 0, 192)), BLOCKFP8_ERROR_INVALID_CONFIG);  // token tile
   EXPECT_EQ(status(tiled(128, 0, 128, 2)), BLOCKFP8_ERROR_INVALID_CONFIG);  // no split-K
   EXPECT_EQ(status(tiled(128, 0, 128, -1)), BLOCKFP8_ERROR_INVALID_CONFIG);
   EXPECT_EQ(status(tiled(128, 0, 128, 1, 1)), BLOCKFP8_ERROR_INVALID_CONFIG);  // warpgroups
@@ -113,10 +137,12 @@ TEST(DispatchTiled, ChoiceBalancesWaves) {
   // before timing), where the GPU runs at its power limit: 192-row tiles beat 176 at M >= 2048 on
   // every shape where the old cost picked 176 (2112x7168 M = 4096: 134.8 us against 145.7; 7168 x
   // 16384: 1000.7 against 1075.3), though at M = 4096 the busiest cluster runs as many units with either.
+  // (Where 256-token tiles of 128 rows cost less still, they replace both: see WideTilesWhereTheirRoundsPay.)
   EXPECT_EQ(choose_tiled_config(4096, 2112, 7168, d).weight_rows, 192);
-  EXPECT_EQ(choose_tiled_config(4096, 7168, 16384, d).weight_rows, 192);
+  EXPECT_EQ(choose_tiled_config(4096, 7168, 16384, d, true, /*allow_wide=*/false).weight_rows, 192);
   for (int64_t n : {4096, 7168})
-    for (int64_t m : {2048, 4096, 8192}) EXPECT_EQ(choose_tiled_config(m, n, 7168, d).weight_rows, 192) << n << " " << m;
+    for (int64_t m : {2048, 4096, 8192})
+      EXPECT_EQ(choose_tiled_config(m, n, 7168, d, true, /*allow_wide=*/false).weight_rows, 192) << n << " " << m;
   // The 176-row factor applies over several rounds only: in one round (7168 x 16384 at M = 384,
   // s9 call 6) 176 rows measured best, and the cost of a single round is unchanged.
   // (+17: a 176-row tile's columns can fall in two b_scale blocks.)
@@ -131,8 +157,9 @@ TEST(DispatchTiled, ChoiceBalancesWaves) {
     for (int64_t n : {16, 100, 576, 2112, 4097, 7168, 24576}) {
       const blockfp8_config_t c = choose_tiled_config(m, n, 7168, d);
       const double chosen = c.split_k > 1 ? tiled_split_cost(m, n, 7168, c.weight_rows, c.split_k, d)
-                                          : tiled_cost(m, n, c.weight_rows, d);
+                                          : tiled_cost(m, n, c.weight_rows, d, c.token_tile);
       for (int rows : kTiledWeightRows) EXPECT_LE(chosen, tiled_cost(m, n, rows, d)) << m << " " << n << " " << rows;
+      if (m >= kTiledWideMinTokens) EXPECT_LE(chosen, tiled_cost(m, n, 128, d, kTiledWideTokenTile)) << m << " " << n;
     }
   // Few tiles, unsplit: spread them over more SMs with narrower tiles.
   for (int k_split : {0, 1}) {
@@ -141,6 +168,40 @@ TEST(DispatchTiled, ChoiceBalancesWaves) {
     ASSERT_EQ(check_tiled_config(c, 128, 2112, 1536, d), BLOCKFP8_SUCCESS);
     if (c.split_k == 1) EXPECT_LT(c.weight_rows, 128);
   }
+}
+
+// 256-token tiles of 128 rows (s35 call 2, forced against the 128-token picks, three shuffled rounds):
+// chosen where their rounds come out better, e.g. 4096 x 7168 at M = 1024-8192 (0.90-0.99x) and
+// 7168 x 16384 at M = 4096 (0.93x); not on 2112 x 7168 (17 tiles of 128 rows a token tile: 1.04-1.19x),
+// nor below kTiledWideMinTokens, nor where the default is not asked for.
+TEST(DispatchTiled, WideTilesWhereTheirRoundsPay) {
+  const DeviceInfo d = h200();
+  for (int64_t m : {1024, 2048, 4096, 8192}) {
+    const blockfp8_config_t c = choose_tiled_config(m, 4096, 7168, d);
+    EXPECT_EQ(c.token_tile, kTiledWideTokenTile) << m;
+    EXPECT_EQ(c.weight_rows, 128) << m;
+    EXPECT_EQ(c.split_k, 1) << m;
+    EXPECT_EQ(c.stages, tiled_max_stages(128, d, kTiledWideTokenTile)) << m;
+    blockfp8_config_t dflt = tiled(0, 0, 0, 0);  // every field the default: the choice itself
+    ASSERT_EQ(check_tiled_config(dflt, m, 4096, 7168, d), BLOCKFP8_SUCCESS);
+    EXPECT_EQ(dflt.token_tile, kTiledWideTokenTile) << m;
+    EXPECT_EQ(dflt.cluster_m, c.cluster_m) << m;
+    EXPECT_EQ(dflt.cluster_n, c.cluster_n) << m;
+    blockfp8_config_t t128 = tiled(0);  // a forced 128-token tile keeps it
+    ASSERT_EQ(check_tiled_config(t128, m, 4096, 7168, d), BLOCKFP8_SUCCESS);
+    EXPECT_EQ(t128.token_tile, 128) << m;
+    blockfp8_config_t deep = tiled(0, 4, 0, 0);  // a ring the wide tile cannot hold: the 128-token choice
+    ASSERT_EQ(check_tiled_config(deep, m, 4096, 7168, d), BLOCKFP8_SUCCESS);
+    EXPECT_EQ(deep.token_tile, 128) << m;
+  }
+  EXPECT_EQ(choose_tiled_config(4096, 7168, 16384, d).token_tile, kTiledWideTokenTile);
+  for (int64_t m : {1024, 2048, 4096, 8192}) EXPECT_EQ(choose_tiled_config(m, 2112, 7168, d).token_tile, 128) << m;
+  for (int64_t m : {128, 256, 384, 511}) EXPECT_EQ(choose_tiled_config(m, 4096, 7168, d).token_tile, 128) << m;
+  // Short K (s35 call 3: 1.02-1.11x on 7168x256, 7168x512, 4096x512 at M = 1024-8192).
+  for (int64_t k : {256, 512, 896}) EXPECT_EQ(choose_tiled_config(4096, 7168, k, d).token_tile, 128) << k;
+  EXPECT_EQ(choose_tiled_config(4096, 7168, 1024, d).token_tile, kTiledWideTokenTile);
+  // Weighed at 0.9375 x two 128-token tiles of 128 rows: one round of each on a grid both fill.
+  EXPECT_DOUBLE_EQ(tiled_cost(256, 4096, 128, {1, 1}, d, kTiledWideTokenTile), 2 * 0.9375 * (128.0 + 80.0));
 }
 
 // Tiles whose rows can fall in two 128-row b_scale blocks pay kStraddleRows (s18): one round of
