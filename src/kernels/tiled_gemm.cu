@@ -25,6 +25,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <type_traits>
 #include <utility>
 
 #include "dispatch_tiled.h"
@@ -283,9 +284,9 @@ __device__ __forceinline__ void produce_tiles(const TileMaps& maps, const Params
 // touches (lanes 0-3), then arrives on the full barrier when its copies land. Addresses are set once
 // per tile and stepped by one k-block. (A second warp for the wide tile keeps each warp's registers
 // where the 56 a producer allows.)
-template <int TM, int BN, bool kSplit>
+template <int TM, int BN, bool kSplit, int slice>
 __device__ __forceinline__ void produce_scales(const Params& p, float* scales, uint64_t* full, uint64_t* empty,
-                                               int lane, int slice) {
+                                               int lane) {
   const int nb_total = (p.n + 127) / 128;
   const Work w = my_work<kSplit>(p);
   const int rank = w.rank;
@@ -324,9 +325,9 @@ __device__ __forceinline__ float pick(const float4& v, int j) { return j == 0 ? 
 // Each lane loads four k-blocks of each of its rows with one 16-byte load, a quarter of the requests
 // of four-byte copies, one k-block before the first of them is stored, and stores one k-block's worth
 // into each stage.
-template <int TM, int BN, bool kSplit>
+template <int TM, int BN, bool kSplit, int slice>
 __device__ __forceinline__ void produce_scales_rows(const Params& p, float* scales, uint64_t* full, uint64_t* empty,
-                                                    int lane, int slice) {
+                                                    int lane) {
   const int nb_total = (p.n + 127) / 128;
   const Work w = my_work<kSplit>(p);
   RingPos pos;
@@ -756,11 +757,21 @@ __global__ void __launch_bounds__(kThreads, 1)
     if (threadIdx.x == kMathThreads) {
       produce_tiles<TM, BN, kSplit>({&tmap_a, &tmap_a_tail, &tmap_b, &tmap_b_tail, &tmap_sa}, p, smem, scales, full,
                                     empty);
-    } else if (const int slice = int(threadIdx.x / 32) - (kMathThreads / 32 + 1); slice >= 0 && slice < kScaleWarps<TM>) {
-      if (!kSplit && p.scale_route == kScalesRows)
-        produce_scales_rows<TM, BN, kSplit>(p, scales, full, empty, threadIdx.x % 32, slice);
-      else
-        produce_scales<TM, BN, kSplit>(p, scales, full, empty, threadIdx.x % 32, slice);
+    } else {
+      // The scale warps: slice s of the token tile is warp s + 1 of the producer warpgroup. The slice is
+      // a template argument, so that the 128-token tile's one warp carries no arithmetic for it.
+      const int warp = int(threadIdx.x / 32) - kMathThreads / 32, lane = int(threadIdx.x % 32);
+      auto scales_of = [&](auto slice) {
+        constexpr int kSlice = decltype(slice)::value;
+        if (!kSplit && p.scale_route == kScalesRows)
+          produce_scales_rows<TM, BN, kSplit, kSlice>(p, scales, full, empty, lane);
+        else
+          produce_scales<TM, BN, kSplit, kSlice>(p, scales, full, empty, lane);
+      };
+      static_assert(kScaleWarps<TM> <= 2, "one or two scale warps");
+      if (warp == 1) scales_of(std::integral_constant<int, 0>{});
+      if constexpr (kScaleWarps<TM> == 2)
+        if (warp == 2) scales_of(std::integral_constant<int, 1>{});
     }
     if constexpr (kSplit) {  // the math warpgroups' barrier after parking (consume)
       ptx::cluster_arrive();
