@@ -1,6 +1,8 @@
 #include "dispatch_tiled.h"
 
 #include <algorithm>
+#include <cstdlib>
+#include <cstring>
 #include <iterator>
 #include <utility>
 
@@ -250,6 +252,14 @@ blockfp8_status_t check_tiled_config(blockfp8_config_t& cfg, int64_t m, int64_t 
   if (cfg.split_k > 1 && !tiled_split_fits(m, n, k, cfg.weight_rows, cfg.split_k, cfg.stages, dev))
     return BLOCKFP8_ERROR_INVALID_CONFIG;
   return BLOCKFP8_SUCCESS;
+}
+
+bool tiled_wide_dispatch_enabled() {
+  static const bool enabled = [] {
+    const char* v = std::getenv("BLOCKFP8_TILED_WIDE");
+    return v != nullptr && std::strcmp(v, "1") == 0;
+  }();
+  return enabled;
 }
 
 blockfp8_config_t choose_tiled_config(int64_t m, int64_t n, int64_t k, const DeviceInfo& dev, bool allow_split,

@@ -283,9 +283,9 @@ __device__ __forceinline__ void produce_tiles(const TileMaps& maps, const Params
 // touches (lanes 0-3), then arrives on the full barrier when its copies land. Addresses are set once
 // per tile and stepped by one k-block. (A second warp for the wide tile keeps each warp's registers
 // where the 56 a producer allows.)
-template <int TM, int BN, bool kSplit>
+template <int TM, int BN, bool kSplit, int slice>
 __device__ __forceinline__ void produce_scales(const Params& p, float* scales, uint64_t* full, uint64_t* empty,
-                                               int lane, int slice) {
+                                               int lane) {
   const int nb_total = (p.n + 127) / 128;
   const Work w = my_work<kSplit>(p);
   const int rank = w.rank;
@@ -293,9 +293,9 @@ __device__ __forceinline__ void produce_scales(const Params& p, float* scales, u
   for (int64_t u = w.u0; u < p.units; u += w.du) {
     const Tile tile = tile_at<TM, BN>(u, p, rank);
     // Token lane + 32 i of the slice: a_row + 32 i rows, valid while 32 i < rows_left (past M: 0).
-    const int first = tile.m0 + 128 * slice + lane;
-    const int rows_left = p.m - first;
-    const float* a_row = p.a_scale + (rows_left > 0 ? int64_t(first) * p.sa_m : 0);
+    const int m0 = tile.m0 + 128 * slice;
+    const int rows_left = p.m - m0 - lane;
+    const float* a_row = p.a_scale + (rows_left > 0 ? int64_t(m0 + lane) * p.sa_m : 0);
     const int64_t a_step = 32 * p.sa_m;
     const int nb = tile.n0 / 128 + lane;
     const bool b_ok = slice == 0 && lane < 4 && nb < nb_total;
@@ -324,17 +324,18 @@ __device__ __forceinline__ float pick(const float4& v, int j) { return j == 0 ? 
 // Each lane loads four k-blocks of each of its rows with one 16-byte load, a quarter of the requests
 // of four-byte copies, one k-block before the first of them is stored, and stores one k-block's worth
 // into each stage.
-template <int TM, int BN, bool kSplit>
+template <int TM, int BN, bool kSplit, int slice>
 __device__ __forceinline__ void produce_scales_rows(const Params& p, float* scales, uint64_t* full, uint64_t* empty,
-                                                    int lane, int slice) {
+                                                    int lane) {
   const int nb_total = (p.n + 127) / 128;
   const Work w = my_work<kSplit>(p);
   RingPos pos;
   for (int64_t u = w.u0; u < p.units; u += w.du) {
     const Tile tile = tile_at<TM, BN>(u, p, w.rank);
-    const int first = tile.m0 + 128 * slice + lane;
-    const int rows_left = p.m - first;  // rows lane + 32 i of the slice exist while 32 i < rows_left
-    const float4* a_row = reinterpret_cast<const float4*>(p.a_scale + (rows_left > 0 ? int64_t(first) * p.sa_m : 0));
+    const int m0 = tile.m0 + 128 * slice;
+    const int rows_left = p.m - m0 - lane;  // rows lane + 32 i of the slice exist while 32 i < rows_left
+    const float4* a_row =
+        reinterpret_cast<const float4*>(p.a_scale + (rows_left > 0 ? int64_t(m0 + lane) * p.sa_m : 0));
     const int64_t a_step = 8 * p.sa_m;  // 32 rows, in float4s
     const int nb = tile.n0 / 128 + lane;
     const bool b_ok = slice == 0 && lane < 4 && nb < nb_total;
@@ -359,6 +360,18 @@ __device__ __forceinline__ void produce_scales_rows(const Params& p, float* scal
   }
 }
 
+// Scale warp `slice` (warp slice + 1 of the producer warpgroup) of a TM-token tile, by the route p's scales take.
+// The slice is a template argument and enters the producers as an offset of the tile's first row only, so that
+// the 128-token instances compile to the SASS they had before the wide tile (see the note at consume).
+template <int TM, int BN, bool kSplit, int slice>
+__device__ __forceinline__ void produce_scale_slice(const Params& p, float* scales, uint64_t* full, uint64_t* empty,
+                                                    int lane) {
+  if constexpr (slice < kScaleWarps<TM>) {
+    if (!kSplit && p.scale_route == kScalesRows) produce_scales_rows<TM, BN, kSplit, slice>(p, scales, full, empty, lane);
+    else produce_scales<TM, BN, kSplit, slice>(p, scales, full, empty, lane);
+  }
+}
+
 // ------------------------------------------------------------------------------------------------
 __device__ __forceinline__ uint32_t pack2(float lo, float hi, int dtype) {
   if (dtype == BLOCKFP8_DTYPE_BF16) {
@@ -373,10 +386,10 @@ __device__ __forceinline__ uint32_t pack2(float lo, float hi, int dtype) {
 // token row m_wg of C) into its staging buffer (columns of 16 elements, 32-byte swizzle: byte bit 4
 // ^= bit 7, the TMA's SWIZZLE_32B), then one TMA store per column chunk; the engine clips rows past M
 // and columns past N.
-template <int BN, int kSubs>
-__device__ __forceinline__ void store_tile_tma(const float (&acc)[kSubs][BN / 2], const CUtensorMap* map_c,
-                                               const Params& p, uint8_t* out, Tile tile, int m_wg, int wg, int tid_wg) {
-  constexpr int kOutSub = 64 * BN * 2;
+template <int TM, int BN>
+__device__ __forceinline__ void store_tile_tma(const float (&acc)[TM / 128][BN / 2], const CUtensorMap* map_c,
+                                               const Params& p, uint8_t* out, Tile tile, int wg, int tid_wg) {
+  constexpr int kSubs = TM / 128, kOutSub = 64 * BN * 2;
   const int lane = tid_wg % 32;
   const int row = 16 * (tid_wg / 32) + lane / 4;
   // The previous tile's stores must have read the buffer before it is overwritten.
@@ -398,11 +411,14 @@ __device__ __forceinline__ void store_tile_tma(const float (&acc)[kSubs][BN / 2]
   ptx::fence_proxy_async_shared();  // the writes above, before the TMA engine reads them
   ptx::named_barrier(1 + wg, 128);
   if (tid_wg == 0) {
+#pragma unroll
+    for (int sub = 0; sub < kSubs; ++sub) {
+      const int m0 = tile.m0 + TM / 2 * wg + 64 * sub;
+      if (m0 < p.m) {
 #pragma unroll 1
-    for (int sub = 0; sub < kSubs && m_wg + 64 * sub < p.m; ++sub) {
-#pragma unroll 1
-      for (int c = 0; c < BN / kOutCols && tile.n0 + c * kOutCols < p.n; ++c)
-        ptx::tma_store_2d(map_c, out + sub * kOutSub + c * kOutChunkBytes, tile.n0 + c * kOutCols, m_wg + 64 * sub);
+        for (int c = 0; c < BN / kOutCols && tile.n0 + c * kOutCols < p.n; ++c)
+          ptx::tma_store_2d(map_c, out + sub * kOutSub + c * kOutChunkBytes, tile.n0 + c * kOutCols, m0);
+      }
     }
     ptx::bulk_commit_group();
   }
@@ -411,10 +427,10 @@ __device__ __forceinline__ void store_tile_tma(const float (&acc)[kSubs][BN / 2]
 // Epilogue for fp32 output or a C the TMA engine cannot address: predicated stores from registers
 // (one 64-token wgmma tile, from token row m_sub of C).
 template <int BN>
-__device__ __forceinline__ void store_tile_direct(const float (&acc)[BN / 2], const Params& p, Tile tile, int m_sub,
+__device__ __forceinline__ void store_tile_direct(const float (&acc)[BN / 2], const Params& p, Tile tile, int sub_row,
                                                   int tid_wg) {
   const int lane = tid_wg % 32;
-  const int row = m_sub + 16 * (tid_wg / 32) + lane / 4;
+  const int row = tile.m0 + sub_row + 16 * (tid_wg / 32) + lane / 4;
 #pragma unroll
   for (int j = 0; j < BN / 8; ++j) {
     const int n = tile.n0 + 8 * j + 2 * (lane % 4);
@@ -581,6 +597,13 @@ __device__ __forceinline__ void promote(float (&acc)[BN / 2], float (&part)[BN /
 // Per k-block: wait for the stage, then for each 64-token sub-tile take the issue turn, issue, wait,
 // (after the last one) release the stage, promote. One partial serves every sub-tile: the wide tile
 // issues its second sub-tile once the first is promoted, while the other warpgroup's runs.
+//
+// The 128-token instances compile to the same SASS as before the wide tile came (39fd206: checked
+// instruction for instruction with cuobjdump, all 18). Keep it so when touching the epilogue or the
+// producers: an earlier form of this change, equal in PTX but for the order of a few integer ops
+// (the epilogue's row passed in from here, the scale producers' first row computed in one sum),
+// moved ptxas's register allocation and the promotion's FFMA order, and ran 1.02-1.07x the time at
+// M = 1024-4096 (s35 call 5, processes alternated).
 // The turns: warpgroup 1 issues k-block i after warpgroup 0 has, and warpgroup 0 issues i + 1 after
 // warpgroup 1 has issued i, so that the tensor core runs one warpgroup's k-block while the other
 // promotes (issued together, the two k-blocks' wgmmas interleave, finish together, and both
@@ -685,12 +708,11 @@ __device__ __forceinline__ void consume(const CUtensorMap* map_c, const Params& 
       BLOCKFP8_MARK(5, threadIdx.x == 0);  // every rank parked
       reduce_split_store<BN>(reinterpret_cast<const float*>(smem), p, tile, threadIdx.x);
     } else {
-      const int m_wg = tile.m0 + TM / 2 * wg;
       if (p.tma_store) {
-        store_tile_tma<BN, kSubs>(acc, map_c, p, my_out, tile, m_wg, wg, tid_wg);
+        store_tile_tma<TM, BN>(acc, map_c, p, my_out, tile, wg, tid_wg);
       } else {
 #pragma unroll
-        for (int sub = 0; sub < kSubs; ++sub) store_tile_direct<BN>(acc[sub], p, tile, m_wg + 64 * sub, tid_wg);
+        for (int sub = 0; sub < kSubs; ++sub) store_tile_direct<BN>(acc[sub], p, tile, TM / 2 * wg + 64 * sub, tid_wg);
       }
     }
     BLOCKFP8_MARK(6, threadIdx.x == 0);  // this tile's stores issued (thread 0's)
@@ -756,11 +778,10 @@ __global__ void __launch_bounds__(kThreads, 1)
     if (threadIdx.x == kMathThreads) {
       produce_tiles<TM, BN, kSplit>({&tmap_a, &tmap_a_tail, &tmap_b, &tmap_b_tail, &tmap_sa}, p, smem, scales, full,
                                     empty);
-    } else if (const int slice = int(threadIdx.x / 32) - (kMathThreads / 32 + 1); slice >= 0 && slice < kScaleWarps<TM>) {
-      if (!kSplit && p.scale_route == kScalesRows)
-        produce_scales_rows<TM, BN, kSplit>(p, scales, full, empty, threadIdx.x % 32, slice);
-      else
-        produce_scales<TM, BN, kSplit>(p, scales, full, empty, threadIdx.x % 32, slice);
+    } else if (threadIdx.x / 32 == kMathThreads / 32 + 1) {
+      produce_scale_slice<TM, BN, kSplit, 0>(p, scales, full, empty, threadIdx.x % 32);
+    } else if (kScaleWarps<TM> > 1 && threadIdx.x / 32 == kMathThreads / 32 + 2) {
+      produce_scale_slice<TM, BN, kSplit, 1>(p, scales, full, empty, threadIdx.x % 32);
     }
     if constexpr (kSplit) {  // the math warpgroups' barrier after parking (consume)
       ptx::cluster_arrive();

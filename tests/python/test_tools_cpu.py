@@ -1,4 +1,4 @@
-"""CPU tests of the device-side analysis tools: tools/tiled_slope_table.py's k-block slope, tools/dispatch_inversions.py, tools/sass_wgmma_issue.py."""
+"""CPU tests of the device-side analysis tools: tools/tiled_slope_table.py's k-block slope, tools/dispatch_inversions.py, tools/sass_wgmma_issue.py, tools/sass_same.py."""
 import gzip
 import importlib.util
 import json
@@ -152,3 +152,21 @@ def test_dispatch_variants_plans_where_picks_differ_and_ranks_them(tmp_path, cap
     assert "best    8.00 other" in text
     assert "main: 2 points, geometric mean 1.1180 x the best, within 5 % at 1, worst 1.250" in text
     assert "new: 2 points, geometric mean 1.0825 x the best, within 5 % at 1, worst 1.125" in text
+
+
+def test_sass_same_pairs_renamed_functions_and_names_the_first_difference(tmp_path):
+    old = tmp_path / "old.sass"
+    old.write_text(_SASS)
+    new = tmp_path / "new.sass"
+    # before renamed (a template parameter added, say), after with one instruction changed.
+    new.write_text(_SASS.replace("_Z6beforev", "_Z7before2v").replace("gdesc[UR28], R24", "gdesc[UR29], R24"))
+    tool = [sys.executable, os.path.join(REPO_ROOT, "tools", "sass_same.py"), str(old), str(new)]
+    out = subprocess.run(tool + ["--rename", "_Z6beforev=_Z7before2v"], capture_output=True, text=True)
+    assert out.returncode == 1
+    lines = out.stdout.splitlines()
+    assert len(lines) == 2 and lines[0].endswith("identical (8 instructions)")
+    assert "1 of 4 instructions differ; first at 3" in lines[1] and "UR28" in lines[1] and "UR29" in lines[1]
+    out = subprocess.run(tool + ["--match", "before", "--rename", "_Z6beforev=_Z7before2v"], capture_output=True, text=True)
+    assert out.returncode == 0 and "identical" in out.stdout
+    out = subprocess.run(tool + ["--match", "before"], capture_output=True, text=True)
+    assert out.returncode == 1 and "not in" in out.stdout

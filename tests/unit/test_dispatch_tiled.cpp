@@ -159,7 +159,8 @@ TEST(DispatchTiled, ChoiceBalancesWaves) {
       const double chosen = c.split_k > 1 ? tiled_split_cost(m, n, 7168, c.weight_rows, c.split_k, d)
                                           : tiled_cost(m, n, c.weight_rows, d, c.token_tile);
       for (int rows : kTiledWeightRows) EXPECT_LE(chosen, tiled_cost(m, n, rows, d)) << m << " " << n << " " << rows;
-      if (m >= kTiledWideMinTokens) EXPECT_LE(chosen, tiled_cost(m, n, 128, d, kTiledWideTokenTile)) << m << " " << n;
+      if (tiled_wide_dispatch_enabled() && m >= kTiledWideMinTokens)
+        EXPECT_LE(chosen, tiled_cost(m, n, 128, d, kTiledWideTokenTile)) << m << " " << n;
     }
   // Few tiles, unsplit: spread them over more SMs with narrower tiles.
   for (int k_split : {0, 1}) {
@@ -176,30 +177,38 @@ TEST(DispatchTiled, ChoiceBalancesWaves) {
 // nor below kTiledWideMinTokens, nor where the default is not asked for.
 TEST(DispatchTiled, WideTilesWhereTheirRoundsPay) {
   const DeviceInfo d = h200();
+  auto wide_rule = [&](int64_t m, int64_t n, int64_t k) { return choose_tiled_config(m, n, k, d, true, /*allow_wide=*/true); };
   for (int64_t m : {1024, 2048, 4096, 8192}) {
-    const blockfp8_config_t c = choose_tiled_config(m, 4096, 7168, d);
+    const blockfp8_config_t c = wide_rule(m, 4096, 7168);
     EXPECT_EQ(c.token_tile, kTiledWideTokenTile) << m;
     EXPECT_EQ(c.weight_rows, 128) << m;
     EXPECT_EQ(c.split_k, 1) << m;
     EXPECT_EQ(c.stages, tiled_max_stages(128, d, kTiledWideTokenTile)) << m;
-    blockfp8_config_t dflt = tiled(0, 0, 0, 0);  // every field the default: the choice itself
+    // Every field left to the default: the dispatcher's choice itself, whichever rule is on.
+    const blockfp8_config_t chosen = choose_tiled_config(m, 4096, 7168, d);
+    blockfp8_config_t dflt = tiled(0, 0, 0, 0);
     ASSERT_EQ(check_tiled_config(dflt, m, 4096, 7168, d), BLOCKFP8_SUCCESS);
-    EXPECT_EQ(dflt.token_tile, kTiledWideTokenTile) << m;
-    EXPECT_EQ(dflt.cluster_m, c.cluster_m) << m;
-    EXPECT_EQ(dflt.cluster_n, c.cluster_n) << m;
+    EXPECT_EQ(dflt.token_tile, chosen.token_tile) << m;
+    EXPECT_EQ(dflt.weight_rows, chosen.weight_rows) << m;
+    EXPECT_EQ(dflt.cluster_m, chosen.cluster_m) << m;
+    EXPECT_EQ(dflt.cluster_n, chosen.cluster_n) << m;
     blockfp8_config_t t128 = tiled(0);  // a forced 128-token tile keeps it
     ASSERT_EQ(check_tiled_config(t128, m, 4096, 7168, d), BLOCKFP8_SUCCESS);
     EXPECT_EQ(t128.token_tile, 128) << m;
-    blockfp8_config_t deep = tiled(0, 4, 0, 0);  // a ring the wide tile cannot hold: the 128-token choice
+    blockfp8_config_t deep = tiled(0, 4, 0, 0);  // a ring the wide tile cannot hold: a 128-token choice
     ASSERT_EQ(check_tiled_config(deep, m, 4096, 7168, d), BLOCKFP8_SUCCESS);
     EXPECT_EQ(deep.token_tile, 128) << m;
   }
-  EXPECT_EQ(choose_tiled_config(4096, 7168, 16384, d).token_tile, kTiledWideTokenTile);
-  for (int64_t m : {1024, 2048, 4096, 8192}) EXPECT_EQ(choose_tiled_config(m, 2112, 7168, d).token_tile, 128) << m;
-  for (int64_t m : {128, 256, 384, 511}) EXPECT_EQ(choose_tiled_config(m, 4096, 7168, d).token_tile, 128) << m;
+  EXPECT_EQ(wide_rule(4096, 7168, 16384).token_tile, kTiledWideTokenTile);
+  for (int64_t m : {1024, 2048, 4096, 8192}) EXPECT_EQ(wide_rule(m, 2112, 7168).token_tile, 128) << m;
+  for (int64_t m : {128, 256, 384, 511}) EXPECT_EQ(wide_rule(m, 4096, 7168).token_tile, 128) << m;
   // Short K (s35 call 3: 1.02-1.11x on 7168x256, 7168x512, 4096x512 at M = 1024-8192).
-  for (int64_t k : {256, 512, 896}) EXPECT_EQ(choose_tiled_config(4096, 7168, k, d).token_tile, 128) << k;
-  EXPECT_EQ(choose_tiled_config(4096, 7168, 1024, d).token_tile, kTiledWideTokenTile);
+  for (int64_t k : {256, 512, 896}) EXPECT_EQ(wide_rule(4096, 7168, k).token_tile, 128) << k;
+  EXPECT_EQ(wide_rule(4096, 7168, 1024).token_tile, kTiledWideTokenTile);
+  // Off, no 256-token tile is ever chosen.
+  for (int64_t m : {512, 1024, 4096, 8192})
+    for (int64_t n : {2112, 4096, 7168})
+      EXPECT_EQ(choose_tiled_config(m, n, 7168, d, true, /*allow_wide=*/false).token_tile, 128) << m << " " << n;
   // Weighed at 0.9375 x two 128-token tiles of 128 rows: one round of each on a grid both fill.
   EXPECT_DOUBLE_EQ(tiled_cost(256, 4096, 128, {1, 1}, d, kTiledWideTokenTile), 2 * 0.9375 * (128.0 + 80.0));
 }
