@@ -1,13 +1,15 @@
-// Prefill kernel (large M): 128-token x weight_rows output tiles at tensor-core speed.
+// Prefill kernel (large M): 128-token (or 256-token) x weight_rows output tiles at tensor-core speed.
 //
 // With hundreds of tokens the GEMM is compute-bound, so the tokens go on wgmma's M side (a 128-token
 // tile is two math warpgroups of 64 rows) and weight rows on its N side (weight_rows = 64..192, a
 // multiple of 16 chosen so that N splits into tiles that fill the SMs evenly; 2112 = 11 x 192).
+// A 256-token tile gives each math warpgroup two 64-row wgmma tiles against one weight tile of
+// 96..128 rows: fewer bytes into shared memory a flop, and other rounds (dispatch_tiled.h).
 //
 // CTA = 2 math warpgroups (full-width wgmma per k-block, promoted while the other warpgroup's
 // wgmma runs; epilogue) + 1 producer warpgroup in which one thread issues the TMA loads of A and B
-// and one warp the cp.async copies of the scales, into a ring of `stages` stages guarded by
-// full/empty mbarriers; setmaxnreg moves the producer's registers to the math warpgroups.
+// and one warp per 128 tokens the cp.async copies of the scales, into a ring of `stages` stages guarded
+// by full/empty mbarriers; setmaxnreg moves the producer's registers to the math warpgroups.
 // CTAs are persistent: each walks tiles blockIdx.x, blockIdx.x + gridDim.x, ... in a grouped order
 // (M fastest within groups of kTiledGroupM token rows) so that one wave shares its weight and
 // activation tiles in L2, and the producer streams the next tile while the math warpgroups run the
