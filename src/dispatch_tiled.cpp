@@ -98,9 +98,11 @@ int tiled_max_stages(int weight_rows, const DeviceInfo& dev, int token_tile) {
 }
 
 bool tiled_weight_rows_supported(int weight_rows, int token_tile) {
-  if (token_tile != kTiledTokenTile &&
-      (token_tile != kTiledWideTokenTile || weight_rows < kTiledWideMinWeightRows || weight_rows > kTiledWideMaxWeightRows))
+  if (token_tile == kTiledWideTokenTile) {
+    if (weight_rows < kTiledWideMinWeightRows || weight_rows > kTiledWideMaxWeightRows) return false;
+  } else if (token_tile != kTiledTokenTile) {
     return false;
+  }
   return std::find(std::begin(kTiledWeightRows), std::end(kTiledWeightRows), weight_rows) !=
          std::end(kTiledWeightRows);
 }
@@ -210,24 +212,23 @@ blockfp8_status_t check_tiled_config(blockfp8_config_t& cfg, int64_t m, int64_t 
   if ((cfg.token_tile != kTiledTokenTile && cfg.token_tile != kTiledWideTokenTile) || cfg.split_k < 0 ||
       cfg.split_k > kTiledMaxSplitK || cfg.warpgroups != kTiledWarpgroups)
     return BLOCKFP8_ERROR_INVALID_CONFIG;
-  if (choose_tile && cfg.split_k != 1 && cfg.cluster_m == 0 && cfg.cluster_n == 0) {
-    const blockfp8_config_t chosen = choose_tiled_config(m, n, k, dev);
-    if (chosen.token_tile == kTiledWideTokenTile && (cfg.stages == 0 || cfg.stages <= chosen.stages))
-      cfg.token_tile = chosen.token_tile, cfg.weight_rows = chosen.weight_rows, cfg.split_k = 1;
-  }
-  const int tt = cfg.token_tile;
-  if (tt == kTiledWideTokenTile) {  // forced only: the widest weight tile it holds, unsplit
-    if (cfg.split_k > 1) return BLOCKFP8_ERROR_INVALID_CONFIG;
-    cfg.split_k = 1;
-    if (cfg.weight_rows == 0) cfg.weight_rows = kTiledWideMaxWeightRows;
-  }
-  if (cfg.weight_rows == 0) {
-    const blockfp8_config_t chosen =
-        choose_tiled_config(m, n, k, dev, /*allow_split=*/cfg.split_k != 1, /*allow_wide=*/false);
-    cfg.weight_rows = chosen.weight_rows;
+  if (cfg.weight_rows == 0 && cfg.token_tile == kTiledTokenTile) {
+    // The wide tile only where nothing it cannot take was forced (a split, a cluster, a deeper ring).
+    const bool may_widen = choose_tile && cfg.split_k != 1 && cfg.cluster_m == 0 && cfg.cluster_n == 0;
+    const bool allow_split = cfg.split_k != 1;
+    blockfp8_config_t chosen = choose_tiled_config(m, n, k, dev, allow_split, may_widen && tiled_wide_dispatch_enabled());
+    if (chosen.token_tile == kTiledWideTokenTile && cfg.stages > chosen.stages)
+      chosen = choose_tiled_config(m, n, k, dev, allow_split, /*allow_wide=*/false);
+    cfg.token_tile = chosen.token_tile, cfg.weight_rows = chosen.weight_rows;
     if (cfg.cluster_m == 0 && cfg.cluster_n == 0) cfg.cluster_m = chosen.cluster_m, cfg.cluster_n = chosen.cluster_n;
     if (cfg.split_k == 0 && chosen.split_k > 1 && cfg.cluster_m <= 1 && cfg.cluster_n <= 1)
       cfg.split_k = chosen.split_k, cfg.cluster_m = cfg.cluster_n = 1;
+  }
+  const int tt = cfg.token_tile;
+  if (tt == kTiledWideTokenTile) {  // unsplit; forced with the width left open, the widest it holds
+    if (cfg.split_k > 1) return BLOCKFP8_ERROR_INVALID_CONFIG;
+    cfg.split_k = 1;
+    if (cfg.weight_rows == 0) cfg.weight_rows = kTiledWideMaxWeightRows;
   }
   if (cfg.split_k == 0) cfg.split_k = 1;
   if (!tiled_weight_rows_supported(cfg.weight_rows, tt)) return BLOCKFP8_ERROR_INVALID_CONFIG;

@@ -22,8 +22,8 @@ constexpr int kTiledWideMinWeightRows = 96;  // narrower tiles move more bytes a
 constexpr int kTiledWideMaxWeightRows = 128;
 // What the dispatcher weighs a 256 x 128 tile at: 0.9375 x two 128 x 128 tiles (390 rows of cost
 // against 416), fitted to the wide tiles forced against 128 x 192 at M = 1024-8192 on eight DeepSeek
-// weights (s35 call 2, three shuffled rounds). It considers only 128 rows (96 and 112 took 1.10-1.45x
-// the 128-row wide tile's time there), only from kTiledWideMinTokens, the smallest M measured, and only
+// weights (s35 call 2, three shuffled rounds). It considers only 128 rows (at M >= 1024, 112 rows took
+// 1.10-1.82x the 128-row wide tile's time there, 96 rows 0.94-1.53x), only from kTiledWideMinTokens, the smallest M measured, and only
 // from kTiledWideMinK: on K = 256-512 the picks it made took 1.02-1.11x the 128-token tiles' time at
 // M = 1024-8192 (7168x256, 7168x512, 4096x512; s35 call 3), where each tile's fixed costs (the fill of
 // 48 KB stages, the 64 KB epilogue) weigh on a loop of two to four k-blocks.

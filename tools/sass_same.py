@@ -12,7 +12,7 @@ and the first that does. Exit status 1 if any pair differs or has no partner.
 Why: ptxas allocates registers over the whole kernel, so a change to one warp's code (a producer) or an
 equivalent rewrite of an expression moves the allocation and instruction order of the others. In the
 thirty-fifth session a rewrite that left the PTX equal but for the order of a few integer operations
-made the tiled kernel's promotion FFMAs lose their operand reuse and cost 1.02-1.07x at M = 1024-4096.
+reordered the tiled kernel's promotion FFMAs (fewer operand-reuse flags) and cost 1.02-1.07x at M = 1024-4096.
 Run this before and after any change meant to leave a kernel as it was. OLD and NEW are objects,
 cubins or libraries (disassembled with cuobjdump, found as tools/sass_wgmma_issue.py finds it) or text
 files that already hold cuobjdump -sass output.

@@ -72,9 +72,9 @@ constexpr uint32_t kSplitParked = 5;
 // scale warp (one per 128 tokens of the tile), the arrival that follows its cp.async copies of the
 // stage's scales (produce_scales) or its stores of them (produce_scales_rows).
 template <int TM>
-constexpr int kFullArrivals = 1 + 32 * (TM / 128);
-template <int TM>
 constexpr int kScaleWarps = TM / 128;
+template <int TM>
+constexpr int kFullArrivals = 1 + 32 * kScaleWarps<TM>;
 
 struct Params {
   int m, n, kb_total;
@@ -385,7 +385,7 @@ __device__ __forceinline__ uint32_t pack2(float lo, float hi, int dtype) {
 }
 
 // Epilogue through shared memory: each of the warpgroup's 64 x BN wgmma tiles (kSubs of them, from
-// token row m_wg of C) into its staging buffer (columns of 16 elements, 32-byte swizzle: byte bit 4
+// token row tile.m0 + TM/2 wg of C) into its staging buffer (columns of 16 elements, 32-byte swizzle: byte bit 4
 // ^= bit 7, the TMA's SWIZZLE_32B), then one TMA store per column chunk; the engine clips rows past M
 // and columns past N.
 template <int TM, int BN>
@@ -427,7 +427,7 @@ __device__ __forceinline__ void store_tile_tma(const float (&acc)[TM / 128][BN /
 }
 
 // Epilogue for fp32 output or a C the TMA engine cannot address: predicated stores from registers
-// (one 64-token wgmma tile, from token row m_sub of C).
+// (one 64-token wgmma tile, from token row tile.m0 + sub_row of C).
 template <int BN>
 __device__ __forceinline__ void store_tile_direct(const float (&acc)[BN / 2], const Params& p, Tile tile, int sub_row,
                                                   int tid_wg) {
@@ -782,7 +782,7 @@ __global__ void __launch_bounds__(kThreads, 1)
                                     empty);
     } else if (threadIdx.x / 32 == kMathThreads / 32 + 1) {
       produce_scale_slice<TM, BN, kSplit, 0>(p, scales, full, empty, threadIdx.x % 32);
-    } else if (kScaleWarps<TM> > 1 && threadIdx.x / 32 == kMathThreads / 32 + 2) {
+    } else if (threadIdx.x / 32 == kMathThreads / 32 + 2) {  // (an empty call where the tile has one)
       produce_scale_slice<TM, BN, kSplit, 1>(p, scales, full, empty, threadIdx.x % 32);
     }
     if constexpr (kSplit) {  // the math warpgroups' barrier after parking (consume)
@@ -832,7 +832,6 @@ cudaError_t prepare(int smem_bytes) {
 
 template <int TM, int BN>
 blockfp8_status_t launch(const Problem& p, const blockfp8_config_t& cfg, const DeviceInfo& dev, cudaStream_t stream) {
-  constexpr int kTokens = TM;
   constexpr bool kCanSplit = TM == kSplitTokens;  // (no split-K instance of the wide tile)
   const int smem = tiled_smem_bytes(BN, cfg.stages, TM);
   const bool split = cfg.split_k > 1;  // check_tiled_config: no multicast cluster, one unit a cluster
@@ -841,7 +840,7 @@ blockfp8_status_t launch(const Problem& p, const blockfp8_config_t& cfg, const D
 
   Params prm{};
   prm.m = int(p.m), prm.n = int(p.n), prm.kb_total = int(p.k_blocks());
-  prm.m_tiles = int((p.m + kTokens - 1) / kTokens);
+  prm.m_tiles = int((p.m + TM - 1) / TM);
   prm.n_tiles = int((p.n + BN - 1) / BN);
   prm.cta_m = cfg.cluster_m, prm.cta_n = cfg.cluster_n;  // check_tiled_config: a shape the device holds
   prm.m_units = (prm.m_tiles + prm.cta_m - 1) / prm.cta_m;
@@ -857,7 +856,7 @@ blockfp8_status_t launch(const Problem& p, const blockfp8_config_t& cfg, const D
 
   CUtensorMap map_a, map_a_tail, map_b, map_b_tail, map_c{}, map_sa{};
   constexpr auto kFp8 = CU_TENSOR_MAP_DATA_TYPE_UINT8;
-  const int a_rows = kTokens / prm.cta_n, b_rows = BN / prm.cta_m;
+  const int a_rows = TM / prm.cta_n, b_rows = BN / prm.cta_m;
   const int a_tail_rows = int(p.m % a_rows), b_tail_rows = int(p.n % b_rows);
   // An operand's map with `rows`-row boxes (swizzled 128-byte rows: one k-block of fp8).
   auto operand = [&](CUtensorMap* map, const void* base, int64_t total_rows, int64_t ld, int rows) {
@@ -889,7 +888,7 @@ blockfp8_status_t launch(const Problem& p, const blockfp8_config_t& cfg, const D
     TiledScaleRoute route = tiled_scale_route(p, split, tma_enabled);
     if (route == kScalesTmaA) {
       if (!cached_tile_map(&map_sa, tile_map(p.a_scale, CU_TENSOR_MAP_DATA_TYPE_FLOAT32, p.k_blocks(), p.m,
-                                             tiled_scale_map_ld(p) * 4, kTokens, 1, CU_TENSOR_MAP_SWIZZLE_NONE)))
+                                             tiled_scale_map_ld(p) * 4, TM, 1, CU_TENSOR_MAP_SWIZZLE_NONE)))
         route = tiled_scale_route(p, split, /*tma=*/false);
     }
     if (route == kScalesRows && !rows_enabled) route = kScalesCopied;

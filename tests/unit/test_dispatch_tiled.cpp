@@ -152,16 +152,18 @@ TEST(DispatchTiled, ChoiceBalancesWaves) {
   // s9 call 4).
   EXPECT_EQ(choose_tiled_config(1024, 2112, 7168, d).weight_rows, 144);
   for (int rows : kTiledWeightRows) EXPECT_EQ(tiled_scale_blocks(rows), rows == 176 ? 3 : 2) << rows;
-  // The chosen cost is the minimum over every supported width (and below it where K is split).
-  for (int64_t m : {128, 300, 1024, 4096, 16384})
-    for (int64_t n : {16, 100, 576, 2112, 4097, 7168, 24576}) {
-      const blockfp8_config_t c = choose_tiled_config(m, n, 7168, d);
-      const double chosen = c.split_k > 1 ? tiled_split_cost(m, n, 7168, c.weight_rows, c.split_k, d)
-                                          : tiled_cost(m, n, c.weight_rows, d, c.token_tile);
-      for (int rows : kTiledWeightRows) EXPECT_LE(chosen, tiled_cost(m, n, rows, d)) << m << " " << n << " " << rows;
-      if (tiled_wide_dispatch_enabled() && m >= kTiledWideMinTokens)
-        EXPECT_LE(chosen, tiled_cost(m, n, 128, d, kTiledWideTokenTile)) << m << " " << n;
-    }
+  // The chosen cost is the minimum over every supported width (and below it where K is split), and with
+  // the wide rule on, over the 256-token tile of 128 rows too.
+  for (bool wide : {false, true})
+    for (int64_t m : {128, 300, 1024, 4096, 16384})
+      for (int64_t n : {16, 100, 576, 2112, 4097, 7168, 24576}) {
+        const blockfp8_config_t c = choose_tiled_config(m, n, 7168, d, true, wide);
+        const double chosen = c.split_k > 1 ? tiled_split_cost(m, n, 7168, c.weight_rows, c.split_k, d)
+                                            : tiled_cost(m, n, c.weight_rows, d, c.token_tile);
+        for (int rows : kTiledWeightRows) EXPECT_LE(chosen, tiled_cost(m, n, rows, d)) << m << " " << n << " " << rows;
+        if (wide && m >= kTiledWideMinTokens)
+          EXPECT_LE(chosen, tiled_cost(m, n, 128, d, kTiledWideTokenTile)) << m << " " << n;
+      }
   // Few tiles, unsplit: spread them over more SMs with narrower tiles.
   for (int k_split : {0, 1}) {
     blockfp8_config_t c = tiled(0);

@@ -6,3 +6,5 @@
 R='tiled_gemm_kernelILi(\d+)ELb=tiled_gemm_kernelILi128ELi\1ELb'
 python3 tools/sass_same.py OLD/tiled_gemm.cu.o NEW_c76abd4/tiled_gemm.cu.o --match tiled_gemm_kernel --rename "$R" > 39fd206-vs-c76abd4.txt
 python3 tools/sass_same.py OLD/tiled_gemm.cu.o c5/libblockfp8.so --match tiled_gemm_kernel --rename "$R" > 39fd206-vs-5cb895f.txt
+# The 256-token instances: the build measured in call 5 against main (their SASS moved with the fix).
+python3 tools/sass_same.py c5/libblockfp8.so MAIN/tiled_gemm.cu.o --match 'tiled_gemm_kernelILi256' > wide-5cb895f-vs-main.txt
