@@ -258,7 +258,7 @@ blockfp8_status_t check_tiled_config(blockfp8_config_t& cfg, int64_t m, int64_t 
 bool tiled_wide_dispatch_enabled() {
   static const bool enabled = [] {
     const char* v = std::getenv("BLOCKFP8_TILED_WIDE");
-    return v != nullptr && std::strcmp(v, "1") == 0;
+    return v == nullptr || std::strcmp(v, "0") != 0;
   }();
   return enabled;
 }
@@ -289,9 +289,20 @@ blockfp8_config_t choose_tiled_config(int64_t m, int64_t n, int64_t k, const Dev
   // three shuffled rounds): 0.899-0.993x, geometric mean 0.957; e.g. 4096 x 7168 at M = 1024-4096
   // 0.90-0.93x, the N = 7168 weights with K >= 2048 at M = 4096 0.91-0.95x.
   constexpr int kWide = kTiledWideTokenTile, kWideRows = kTiledWideMaxWeightRows;
-  if (allow_wide && m >= kTiledWideMinTokens && k >= kTiledWideMinK && tiled_max_stages(kWideRows, dev, kWide) >= kTiledMinStages) {
+  if (allow_wide && m >= kTiledWideOneRoundMinTokens && k >= kTiledWideMinK &&
+      tiled_max_stages(kWideRows, dev, kWide) >= kTiledMinStages) {
     const auto [cost, c] = best_cluster(m, n, kWideRows, 0, 0, dev, kWide);
-    if (cost < best_cost) best = kWideRows, best_c = c, best_cost = cost, best_split = 1, best_tt = kWide;
+    double rival = m >= kTiledWideMinTokens ? best_cost : -1;
+    // kTiledWideOneRoundMinTokens: one round of them against a partial second of the unsplit 128-token
+    // pick, whose cost is counted at its busiest rounds instead of their average.
+    if (best_split == 1 && tiled_rounds(m, n, kWideRows, c, dev, kWide) == 1) {
+      const int64_t units = tiled_units(m, n, best, best_c), resident = tiled_resident(best_c, dev);
+      if (units > resident) {
+        const double busiest = double(ceil_div(units, resident));
+        rival = best_cost * busiest / ((1 - kAverageRoundsWeight) * busiest + kAverageRoundsWeight * double(units) / resident);
+      }
+    }
+    if (cost < rival) best = kWideRows, best_c = c, best_cost = cost, best_split = 1, best_tt = kWide;
   }
   blockfp8_config_t cfg{};
   cfg.kernel = BLOCKFP8_KERNEL_TILED;

@@ -23,18 +23,23 @@ constexpr int kTiledWideMaxWeightRows = 128;
 // What the dispatcher weighs a 256 x 128 tile at: 0.9375 x two 128 x 128 tiles (390 rows of cost
 // against 416), fitted to the wide tiles forced against 128 x 192 at M = 1024-8192 on eight DeepSeek
 // weights (s35 call 2, three shuffled rounds). It considers only 128 rows (at M >= 1024, 112 rows took
-// 1.10-1.82x the 128-row wide tile's time there, 96 rows 0.94-1.53x), only from kTiledWideMinTokens, the smallest M measured, and only
-// from kTiledWideMinK: on K = 256-512 the picks it made took 1.02-1.11x the 128-token tiles' time at
-// M = 1024-8192 (7168x256, 7168x512, 4096x512; s35 call 3), where each tile's fixed costs (the fill of
-// 48 KB stages, the 64 KB epilogue) weigh on a loop of two to four k-blocks.
+// 1.10-1.82x the 128-row wide tile's time there, 96 rows 0.94-1.53x), only from kTiledWideMinTokens,
+// and only from kTiledWideMinK: the picks it made took 1.02-1.11x the 128-token tiles' time on K =
+// 256-512 at M = 1024-8192 (7168x256, 7168x512, 4096x512; s35 call 3) and, on main's build, 1.07x and
+// 1.11x on 7168x1024 at M = 1024 and 8192 (s36 call 2, interleaved), where each tile's fixed costs (the
+// fill of 48 KB stages, the 64 KB epilogue) weigh on a loop of a few k-blocks.
 constexpr double kTiledWideTileFactor = 0.9375;
 constexpr int64_t kTiledWideMinTokens = 512;
-constexpr int64_t kTiledWideMinK = 1024;
-// Whether choose_tiled_config weighs the wide tile by default: only with BLOCKFP8_TILED_WIDE=1 (read once)
-// for now. The rule above was fitted and checked on builds whose 128-token instances ran 1.02-1.07x
-// 39fd206's time (s35 call 5); the fix that made those instances 39fd206's SASS again also moved the
-// wide instances' register allocation, and the device time to measure them again had been spent. The
-// next session measures them (the benchmark with and without the variable) and makes this the default.
+constexpr int64_t kTiledWideMinK = 2048;
+// One round of wide tiles against more than one of 128-token tiles: the partial second round costs
+// a full one there, not the average kAverageRoundsWeight grants it over many rounds. Forced at
+// M = 512 on the N = 7168 weights (s36 call 1, three shuffled rounds, against the 128 x 128 pairs
+// picked): 0.84-0.96x with K = 2048-16384 (7168x16384 0.84, 7168x4608 0.86). From
+// kTiledWideOneRoundMinTokens, where 128-token tiles are four to a column (and wide ones two).
+constexpr int64_t kTiledWideOneRoundMinTokens = 3 * kTiledTokenTile + 1;
+// Whether choose_tiled_config weighs the wide tile by default: yes, unless BLOCKFP8_TILED_WIDE=0 (read
+// once; the switch is for A/B runs). Main's build measured with and without it (s36 call 2, twice each
+// way, interleaved): the points it moves at M = 1024-8192 on K >= 2048 took 0.90-1.02x.
 bool tiled_wide_dispatch_enabled();
 constexpr int kTiledWarpgroups = 2;
 // Weight rows per tile (wgmma N). Each math thread holds two fp32 sets of weight_rows / 2
@@ -156,8 +161,9 @@ blockfp8_status_t check_tiled_config(blockfp8_config_t& cfg, int64_t m, int64_t 
 
 // The best TILED configuration for (m, n, k): the weight_rows and cluster that minimise tiled_cost
 // (never padding N up to a multiple of 128), or a split of K where tiled_split_cost wins by
-// kSplitMargin, or (allow_wide, M >= kTiledWideMinTokens) 256-token tiles of 128 rows where their
-// cost is lower still, and the deepest ring that fits.
+// kSplitMargin, or (allow_wide, K >= kTiledWideMinK) 256-token tiles of 128 rows where their cost is
+// lower still (M >= kTiledWideMinTokens) or where they take one round and the 128-token pick more
+// (M >= kTiledWideOneRoundMinTokens), and the deepest ring that fits.
 blockfp8_config_t choose_tiled_config(int64_t m, int64_t n, int64_t k, const DeviceInfo& dev, bool allow_split = true,
                                       bool allow_wide = tiled_wide_dispatch_enabled());
 

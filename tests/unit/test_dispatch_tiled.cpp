@@ -2,6 +2,7 @@
 // the weight_rows choice, on a described device (no GPU needed).
 #include <gtest/gtest.h>
 
+#include <cstdlib>
 #include <utility>
 
 #include "dispatch.h"
@@ -160,7 +161,11 @@ TEST(DispatchTiled, ChoiceBalancesWaves) {
         const blockfp8_config_t c = choose_tiled_config(m, n, 7168, d, true, wide);
         const double chosen = c.split_k > 1 ? tiled_split_cost(m, n, 7168, c.weight_rows, c.split_k, d)
                                             : tiled_cost(m, n, c.weight_rows, d, c.token_tile);
-        for (int rows : kTiledWeightRows) EXPECT_LE(chosen, tiled_cost(m, n, rows, d)) << m << " " << n << " " << rows;
+        // (A wide tile may also win as one round against a partial second: WideTilesInOneRound.)
+        const bool one_round_wide = c.token_tile == kTiledWideTokenTile &&
+                                    tiled_rounds(m, n, 128, {c.cluster_m, c.cluster_n}, d, kTiledWideTokenTile) == 1;
+        for (int rows : kTiledWeightRows)
+          if (!one_round_wide) EXPECT_LE(chosen, tiled_cost(m, n, rows, d)) << m << " " << n << " " << rows;
         if (wide && m >= kTiledWideMinTokens)
           EXPECT_LE(chosen, tiled_cost(m, n, 128, d, kTiledWideTokenTile)) << m << " " << n;
       }
@@ -204,15 +209,43 @@ TEST(DispatchTiled, WideTilesWhereTheirRoundsPay) {
   EXPECT_EQ(wide_rule(4096, 7168, 16384).token_tile, kTiledWideTokenTile);
   for (int64_t m : {1024, 2048, 4096, 8192}) EXPECT_EQ(wide_rule(m, 2112, 7168).token_tile, 128) << m;
   for (int64_t m : {128, 256, 384, 511}) EXPECT_EQ(wide_rule(m, 4096, 7168).token_tile, 128) << m;
-  // Short K (s35 call 3: 1.02-1.11x on 7168x256, 7168x512, 4096x512 at M = 1024-8192).
-  for (int64_t k : {256, 512, 896}) EXPECT_EQ(wide_rule(4096, 7168, k).token_tile, 128) << k;
-  EXPECT_EQ(wide_rule(4096, 7168, 1024).token_tile, kTiledWideTokenTile);
+  // Short K (s35 call 3: 1.02-1.11x on 7168x256, 7168x512, 4096x512 at M = 1024-8192; s36 call 2:
+  // 1.07-1.11x on 7168x1024).
+  for (int64_t k : {256, 512, 896, 1024, 1536}) EXPECT_EQ(wide_rule(4096, 7168, k).token_tile, 128) << k;
+  EXPECT_EQ(wide_rule(4096, 7168, 2048).token_tile, kTiledWideTokenTile);
   // Off, no 256-token tile is ever chosen.
   for (int64_t m : {512, 1024, 4096, 8192})
     for (int64_t n : {2112, 4096, 7168})
       EXPECT_EQ(choose_tiled_config(m, n, 7168, d, true, /*allow_wide=*/false).token_tile, 128) << m << " " << n;
+  // On by default; BLOCKFP8_TILED_WIDE=0 (read once per process) is the A/B switch.
+  if (std::getenv("BLOCKFP8_TILED_WIDE") == nullptr) EXPECT_TRUE(tiled_wide_dispatch_enabled());
   // Weighed at 0.9375 x two 128-token tiles of 128 rows: one round of each on a grid both fill.
   EXPECT_DOUBLE_EQ(tiled_cost(256, 4096, 128, {1, 1}, d, kTiledWideTokenTile), 2 * 0.9375 * (128.0 + 80.0));
+}
+
+// One round of 256-token tiles against a partial second of 128 x 128 pairs (s36 call 1, forced at
+// M = 512, three shuffled rounds: 0.84-0.96x on 7168 x 2048-16384): the N = 7168 weights with K >= 2048
+// from M = 385, where 128-token tiles are four to a column. Not where the 128-token pick takes one
+// round (4096 x 7168: 1.29x; 2112 x 7168), nor a split pick (3072 x 7168: 1.53x), nor on short K
+// (7168 x 1024: 1.06x), nor at three 128-token tiles a column (M = 384).
+TEST(DispatchTiled, WideTilesInOneRound) {
+  const DeviceInfo d = h200();
+  auto wide_rule = [&](int64_t m, int64_t n, int64_t k) { return choose_tiled_config(m, n, k, d, true, /*allow_wide=*/true); };
+  for (int64_t k : {2048, 2304, 4096, 4608, 8192, 9216, 16384, 18432})
+    for (int64_t m : {385, 448, 512}) {
+      const blockfp8_config_t c = wide_rule(m, 7168, k);
+      EXPECT_EQ(c.token_tile, kTiledWideTokenTile) << m << " " << k;
+      EXPECT_EQ(tiled_rounds(m, 7168, 128, {c.cluster_m, c.cluster_n}, d, kTiledWideTokenTile), 1) << m << " " << k;
+      const blockfp8_config_t t128 = choose_tiled_config(m, 7168, k, d, true, /*allow_wide=*/false);
+      EXPECT_GT(tiled_rounds(m, 7168, t128.weight_rows, {t128.cluster_m, t128.cluster_n}, d), 1) << m << " " << k;
+      EXPECT_EQ(choose_tiled_config(384, 7168, k, d, true, true).token_tile, 128) << k;
+    }
+  for (int64_t m : {400, 512}) {
+    EXPECT_EQ(wide_rule(m, 4096, 7168).token_tile, 128) << m;
+    EXPECT_EQ(wide_rule(m, 2112, 7168).token_tile, 128) << m;
+    EXPECT_EQ(wide_rule(m, 3072, 7168).token_tile, 128) << m;
+    EXPECT_EQ(wide_rule(m, 7168, 1024).token_tile, 128) << m;
+  }
 }
 
 // Tiles whose rows can fall in two 128-row b_scale blocks pay kStraddleRows (s18): one round of
