@@ -34,12 +34,15 @@ constexpr int64_t kTiledWideMinK = 2048;
 // One round of wide tiles against more than one of 128-token tiles: the partial second round costs
 // a full one there, not the average kAverageRoundsWeight grants it over many rounds. Forced at
 // M = 512 on the N = 7168 weights (s36 call 1, three shuffled rounds, against the 128 x 128 pairs
-// picked): 0.84-0.96x with K = 2048-16384 (7168x16384 0.84, 7168x4608 0.86). From
-// kTiledWideOneRoundMinTokens, where 128-token tiles are four to a column (and wide ones two).
+// picked): 0.84-0.97x with K = 2048-16384 (7168x16384 0.84, 7168x4608 0.86). From
+// kTiledWideOneRoundMinTokens, where 128-token tiles are four to a column (and wide ones two). Against
+// its switch (s36 call 3, interleaved, twice each way): 0.861-1.002x at the 24 points it moves at
+// M = 400-512 on 7168 x 2048-18432 (geometric mean 0.904), 0.945x on 4608 x 7168 at M = 768.
 constexpr int64_t kTiledWideOneRoundMinTokens = 3 * kTiledTokenTile + 1;
 // Whether choose_tiled_config weighs the wide tile by default: yes, unless BLOCKFP8_TILED_WIDE=0 (read
 // once; the switch is for A/B runs). Main's build measured with and without it (s36 call 2, twice each
-// way, interleaved): the points it moves at M = 1024-8192 on K >= 2048 took 0.90-1.02x.
+// way, interleaved): the 28 points it moves at M = 1024-8192 on K >= 2048 took 0.902-1.019x (geometric
+// mean 0.968); in the whole benchmark (s36 call 3) the 36 moved points 0.956x relative to cuBLASLt.
 bool tiled_wide_dispatch_enabled();
 constexpr int kTiledWarpgroups = 2;
 // Weight rows per tile (wgmma N). Each math thread holds two fp32 sets of weight_rows / 2

@@ -224,7 +224,7 @@ TEST(DispatchTiled, WideTilesWhereTheirRoundsPay) {
 }
 
 // One round of 256-token tiles against a partial second of 128 x 128 pairs (s36 call 1, forced at
-// M = 512, three shuffled rounds: 0.84-0.96x on 7168 x 2048-16384): the N = 7168 weights with K >= 2048
+// M = 512, three shuffled rounds: 0.84-0.97x on 7168 x 2048-16384): the N = 7168 weights with K >= 2048
 // from M = 385, where 128-token tiles are four to a column. Not where the 128-token pick takes one
 // round (4096 x 7168: 1.29x; 2112 x 7168), nor a split pick (3072 x 7168: 1.53x), nor on short K
 // (7168 x 1024: 1.06x), nor at three 128-token tiles a column (M = 384).
