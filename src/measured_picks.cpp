@@ -42,6 +42,12 @@ constexpr MeasuredPick kMeasuredPicks[] = {
     // split 4: 0.974-0.978x at 240-256, where 128 rows gives way (0.981-0.986x).
     {2112, 7168, 129, 224, tiled(128, 5, 1, 1, 3)},
     {2112, 7168, 225, 256, tiled(160, 5, 1, 1, 4)},
+    // fused_qkv_a, 385-576 tokens. The rules take 64-row pairs (132 CTAs) to 512 and 176 rows split 2
+    // above. Splits of 2 over wider tiles beat them at every point of a 32-token grid (s36 call 5,
+    // bench/results/logs/2026-12-02-s36/call5): 160 rows split 2 (112 CTAs) 0.911-0.959x at M = 385-512
+    // (144 and 192 rows split 2 0.900-0.975x); 192 rows split 2 0.939-0.965x at M = 544-576.
+    {2112, 7168, 385, 512, tiled(160, 5, 1, 1, 2)},
+    {2112, 7168, 513, 576, tiled(192, 4, 1, 1, 2)},
     // kv_a, 65-120 tokens: the tiled split (64 rows split 8) 0.951-0.983x the decode kernel's
     // 128-token tile split 8; even at 128 (0.996x), so the rule's boundary stays there.
     {576, 7168, 65, 120, tiled(64, 8, 1, 1, 8)},
