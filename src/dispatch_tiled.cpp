@@ -121,6 +121,13 @@ int64_t tiled_units(int64_t m, int64_t n, int weight_rows, TiledCluster c, int t
 int tiled_resident(TiledCluster c, const DeviceInfo& dev) {
   return std::max(c.ctas() == 1 ? dev.sm_count : dev.max_clusters[c.ctas()], 1);
 }
+// The rounds a cost counts for `units` on `resident` cluster slots: the busiest cluster's, and past one
+// round their mean with the average (kAverageRoundsWeight).
+double counted_rounds(int64_t units, int resident) {
+  const int64_t busiest = ceil_div(units, resident);
+  if (busiest <= 1) return double(busiest);
+  return (1 - kAverageRoundsWeight) * double(busiest) + kAverageRoundsWeight * double(units) / resident;
+}
 
 }  // namespace
 
@@ -137,13 +144,9 @@ double tiled_cost(int64_t m, int64_t n, int weight_rows, TiledCluster c, const D
                                                         : 1.0;
   const int64_t units = tiled_units(m, n, weight_rows, c, token_tile);
   const int resident = tiled_resident(c, dev);
-  const int64_t busiest = ceil_div(units, resident);  // tiled_rounds
-  double rounds = double(busiest), width = tile_rows_cost(weight_rows) * (wide ? 2 * kTiledWideTileFactor : 1.0);
-  if (busiest > 1) {
-    rounds = (1 - kAverageRoundsWeight) * rounds + kAverageRoundsWeight * double(units) / resident;
-    if (tiled_scale_blocks(weight_rows) > 2) width *= kThreeScaleBlocksFactor;
-  }
-  return rounds * width * shared;
+  double width = tile_rows_cost(weight_rows) * (wide ? 2 * kTiledWideTileFactor : 1.0);
+  if (units > resident && tiled_scale_blocks(weight_rows) > 2) width *= kThreeScaleBlocksFactor;
+  return counted_rounds(units, resident) * width * shared;
 }
 
 namespace {
@@ -296,11 +299,9 @@ blockfp8_config_t choose_tiled_config(int64_t m, int64_t n, int64_t k, const Dev
     // kTiledWideOneRoundMinTokens: one round of them against a partial second of the unsplit 128-token
     // pick, whose cost is counted at its busiest rounds instead of their average.
     if (best_split == 1 && tiled_rounds(m, n, kWideRows, c, dev, kWide) == 1) {
-      const int64_t units = tiled_units(m, n, best, best_c), resident = tiled_resident(best_c, dev);
-      if (units > resident) {
-        const double busiest = double(ceil_div(units, resident));
-        rival = best_cost * busiest / ((1 - kAverageRoundsWeight) * busiest + kAverageRoundsWeight * double(units) / resident);
-      }
+      const int64_t units = tiled_units(m, n, best, best_c);
+      const int resident = tiled_resident(best_c, dev);
+      if (units > resident) rival = best_cost * double(ceil_div(units, resident)) / counted_rounds(units, resident);
     }
     if (cost < rival) best = kWideRows, best_c = c, best_cost = cost, best_split = 1, best_tt = kWide;
   }
