@@ -108,7 +108,8 @@ bool tiled_weight_rows_supported(int weight_rows, int token_tile) {
 }
 
 bool tiled_cluster_supported(TiledCluster c, const DeviceInfo& dev) {
-  const bool shape = (c.cta_m == 1 && (c.cta_n == 1 || c.cta_n == 2 || c.cta_n == 4)) || (c.cta_m == 2 && c.cta_n == 1);
+  const bool shape = (c.cta_m == 1 && (c.cta_n == 1 || c.cta_n == 2 || c.cta_n == 4)) ||
+                     (c.cta_m == 2 && (c.cta_n == 1 || c.cta_n == 2 || c.cta_n == 4));
   return shape && (c.ctas() == 1 || dev.max_clusters[c.ctas()] > 0);
 }
 
@@ -248,6 +249,8 @@ blockfp8_status_t check_tiled_config(blockfp8_config_t& cfg, int64_t m, int64_t 
     cfg.cluster_m = c.cta_m, cfg.cluster_n = c.cta_n;
   }
   if (!tiled_cluster_supported({cfg.cluster_m, cfg.cluster_n}, dev)) return BLOCKFP8_ERROR_INVALID_CONFIG;
+  if (cfg.cluster_m > 1 && cfg.cluster_n > 1 && (tt != kTiledTokenTile || cfg.weight_rows != kTiled2dClusterRows))
+    return BLOCKFP8_ERROR_INVALID_CONFIG;  // the 2-D clusters' only instances
   const int max_stages = tiled_max_stages(cfg.weight_rows, dev, tt);
   if (cfg.stages == 0) cfg.stages = max_stages;
   if (cfg.stages < kTiledMinStages || cfg.stages > max_stages) return BLOCKFP8_ERROR_INVALID_CONFIG;
@@ -261,6 +264,14 @@ blockfp8_status_t check_tiled_config(blockfp8_config_t& cfg, int64_t m, int64_t 
 bool tiled_wide_dispatch_enabled() {
   static const bool enabled = [] {
     const char* v = std::getenv("BLOCKFP8_TILED_WIDE");
+    return v == nullptr || std::strcmp(v, "0") != 0;
+  }();
+  return enabled;
+}
+
+bool tiled_2d_dispatch_enabled() {
+  static const bool enabled = [] {
+    const char* v = std::getenv("BLOCKFP8_TILED_2D");
     return v == nullptr || std::strcmp(v, "0") != 0;
   }();
   return enabled;
@@ -305,6 +316,13 @@ blockfp8_config_t choose_tiled_config(int64_t m, int64_t n, int64_t k, const Dev
     }
     if (cost < rival) best = kWideRows, best_c = c, best_cost = cost, best_split = 1, best_tt = kWide;
   }
+  // kTiled2dMinTokens: both operands multicast, where the pairs are L2-bound.
+  const TiledCluster pair{2, 1}, two_d{2, 4};
+  if (best_tt == kTiledTokenTile && best_split == 1 && best == kTiled2dClusterRows && best_c.cta_m == pair.cta_m &&
+      best_c.cta_n == pair.cta_n && m >= kTiled2dMinTokens && m <= 2 * kTiledTokenTile &&
+      ceil_div(n, best) % two_d.cta_n == 0 && tiled_cluster_supported(two_d, dev) &&
+      tiled_units(m, n, best, two_d) <= tiled_resident(two_d, dev) && tiled_2d_dispatch_enabled())
+    best_c = two_d;
   blockfp8_config_t cfg{};
   cfg.kernel = BLOCKFP8_KERNEL_TILED;
   cfg.token_tile = best_tt;

@@ -100,7 +100,18 @@ struct TiledCluster {
   int cta_m = 1, cta_n = 1;
   int ctas() const { return cta_m * cta_n; }
 };
-// The shapes the kernel has: 1x1, 2x1, 1x2 and 1x4 (the device must hold such clusters).
+// The shapes the kernel has: 1x1, 2x1, 1x2 and 1x4, and the 2-D 2x2 and 2x4 at 128-token tiles of
+// kTiled2dClusterRows rows, unsplit (check_tiled_config; the device must hold such clusters).
+constexpr int kTiled2dClusterRows = 128;
+// The dispatcher takes 2 x 4 clusters over 128 x 128 tiles in one round where two token tiles run
+// (M = kTiled2dMinTokens..256) and its pick was the unsplit 2 x 1 pair of those tiles, with N a whole
+// number of four-tile columns. There the kernel is bound by what L2 delivers into the SMs: the 2 x 1 pairs
+// pull 24 KB of operands from L2 a CTA and k-block at 6.4-6.7 TB/s whether 112 or 132 CTAs run (s37
+// calls 2-3, stream-K), and 2 x 4 clusters pull 12 KB. Forced at M = 256 on the ten N = 7168 weights,
+// 0.909-0.998x the 2 x 1 pairs' time (2 x 2: 0.938-0.996x); at M = 192 0.938-1.018x (s37 call 4).
+// BLOCKFP8_TILED_2D=0 turns the rule off (a diagnostic switch, for A/B).
+constexpr int64_t kTiled2dMinTokens = 193;
+bool tiled_2d_dispatch_enabled();
 bool tiled_cluster_supported(TiledCluster c, const DeviceInfo& dev);
 // How many units of c the busiest cluster runs (persistent clusters, as many as the device holds).
 int64_t tiled_rounds(int64_t m, int64_t n, int weight_rows, TiledCluster c, const DeviceInfo& dev,

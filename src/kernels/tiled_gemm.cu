@@ -131,7 +131,10 @@ struct TileMaps {
 // several token tiles. A unit is cta_m token tiles against one weight tile; cluster rank r takes
 // the r-th (past M when m_tiles is odd: it still loads its half of the weight, and stores nothing);
 // with cta_n > 1 the same along N (past N: its share of A still goes out, nothing is stored).
-template <int TM, int BN>
+//
+// 2-D clusters (k2D instances: cta_m = 2 and cta_n = 2 or 4): rank = 2 n_rank + m_rank. Both operands are
+// multicast: the token tile's rows to the cta_n CTAs of its m_rank, the weight tile's to the 2 of its n_rank.
+template <int TM, int BN, bool k2D = false>
 __device__ __forceinline__ Tile tile_at(int64_t u, const Params& p, int rank) {
   const int group_units = kTiledGroupM / p.cta_m;  // a group spans kTiledGroupM token tiles
   const int64_t per_group = int64_t(group_units) * p.n_units;
@@ -139,7 +142,7 @@ __device__ __forceinline__ Tile tile_at(int64_t u, const Params& p, int rank) {
   const int local = int(u - int64_t(group) * per_group);
   const int first = group * group_units;
   const int rows = min(group_units, p.m_units - first);
-  const int m_rank = p.cta_m > 1 ? rank : 0, n_rank = p.cta_n > 1 ? rank : 0;
+  const int m_rank = k2D ? rank & 1 : p.cta_m > 1 ? rank : 0, n_rank = k2D ? rank >> 1 : p.cta_n > 1 ? rank : 0;
   return {((first + local % rows) * p.cta_m + m_rank) * TM, ((local / rows) * p.cta_n + n_rank) * BN};
 }
 
@@ -186,7 +189,7 @@ struct RingPos {
 // time at 4096 x 7168 x 4096 (ncu source counters, 2026-11-30), where cuBLASLt's waited 1-2 %.
 //
 // One thread TMAs the A and B tiles (in a cluster: its slices of them, to every CTA that shares them).
-template <int TM, int BN, bool kSplit>
+template <int TM, int BN, bool kSplit, bool k2D>
 __device__ __forceinline__ void produce_tiles(const TileMaps& maps, const Params& p, uint8_t* smem, float* scales,
                                               uint64_t* full, uint64_t* empty) {
   using L = Layout<TM, BN>;
@@ -198,24 +201,29 @@ __device__ __forceinline__ void produce_tiles(const TileMaps& maps, const Params
   // both CTAs (the map's box is BN/2 rows; 1024-byte aligned in shared memory since 16 | BN); along
   // N, token rows [a_rows rank, a_rows (rank + 1)) of the token tile into all (the A map's box is
   // 128 / cta_n rows).
+  // (k2D: along M by m_rank, along N by n_rank, each operand multicast to the CTAs that share it.)
+  const int rank_m = k2D ? rank & 1 : rank, rank_n = k2D ? rank >> 1 : rank;
   const int b_rows = BN / p.cta_m;
-  const int b_offset = L::kATile + (p.cta_m > 1 ? rank : 0) * b_rows * kKBlockBytes;
+  const int b_offset = L::kATile + (p.cta_m > 1 ? rank_m : 0) * b_rows * kKBlockBytes;
   const int a_rows = TM / p.cta_n;
-  const int a_offset = (p.cta_n > 1 ? rank : 0) * a_rows * kKBlockBytes;
+  const int a_offset = (p.cta_n > 1 ? rank_n : 0) * a_rows * kKBlockBytes;
   const uint16_t everyone = uint16_t((1u << ctas) - 1);
+  const uint16_t to_a = k2D ? uint16_t((p.cta_n == 2 ? 0x5u : 0x55u) << rank_m) : everyone;
+  const uint16_t to_b = k2D ? uint16_t(0x3u << (2 * rank_n)) : everyone;
   // No tile of the grid crosses M or N, and no cluster has a CTA past them.
   const bool interior = p.m % TM == 0 && p.n % BN == 0 && p.m_tiles % p.cta_m == 0 && p.n_tiles % p.cta_n == 0;
   RingPos pos;
   BLOCKFP8_MARK(11, true);  // the TMA thread's work worked out (my_work, policy)
   for (int64_t u = w.u0; u < p.units; u += w.du) {
-    const Tile tile = tile_at<TM, BN>(u, p, rank);
+    const Tile tile = tile_at<TM, BN, k2D>(u, p, rank);
     BLOCKFP8_MARK(12, u == w.u0);  // its first tile worked out (tile_at)
     // Rows past M or N are never loaded. A box that crosses the edge has the TMA engine write zeros
     // for the rest, slowly: at M = 65 the kernel took twice its M = 128 time, and a pair's CTA past M
     // (M = 384) 1.7x the time of M = 512 (s8 call 2). Those rows only feed outputs that are never
     // stored, so whatever the ring holds there will do. A partial slice takes the tail map, whose box
     // is the edge's remainder; the stage expects the bytes of the rows that exist, from every slice.
-    const int a_start = tile.m0 + (p.cta_n > 1 ? rank * a_rows : 0), b_start = tile.n0 + (p.cta_m > 1 ? rank * b_rows : 0);
+    const int a_start = tile.m0 + (p.cta_n > 1 ? rank_n * a_rows : 0),
+              b_start = tile.n0 + (p.cta_m > 1 ? rank_m * b_rows : 0);
     const int a_valid = rows_within(a_start, a_rows, p.m), b_valid = rows_within(b_start, b_rows, p.n);
     const uint32_t tx =
         uint32_t((rows_within(tile.m0, TM, p.m) + rows_within(tile.n0, BN, p.n)) * kKBlockBytes);
@@ -223,13 +231,13 @@ __device__ __forceinline__ void produce_tiles(const TileMaps& maps, const Params
     // compiler then wraps every TMA issue in a loop over the values it may take.
     auto load_a = [&](const CUtensorMap* map, uint8_t* stage, uint64_t* bar, int kb) {
       if (p.cta_n > 1)
-        ptx::tma_load_2d_multicast(stage + a_offset, map, bar, kb * kKBlockBytes, a_start, everyone, policy);
+        ptx::tma_load_2d_multicast(stage + a_offset, map, bar, kb * kKBlockBytes, a_start, to_a, policy);
       else
         ptx::tma_load_2d(stage, map, bar, kb * kKBlockBytes, a_start, policy);
     };
     auto load_b = [&](const CUtensorMap* map, uint8_t* stage, uint64_t* bar, int kb) {
       if (p.cta_m > 1)
-        ptx::tma_load_2d_multicast(stage + b_offset, map, bar, kb * kKBlockBytes, b_start, everyone, policy);
+        ptx::tma_load_2d_multicast(stage + b_offset, map, bar, kb * kKBlockBytes, b_start, to_b, policy);
       else
         ptx::tma_load_2d(stage + L::kATile, map, bar, kb * kKBlockBytes, b_start, policy);
     };
@@ -285,7 +293,7 @@ __device__ __forceinline__ void produce_tiles(const TileMaps& maps, const Params
 // touches (lanes 0-3), then arrives on the full barrier when its copies land. Addresses are set once
 // per tile and stepped by one k-block. (A second warp for the wide tile keeps each warp's registers
 // where the 56 a producer allows.)
-template <int TM, int BN, bool kSplit, int slice>
+template <int TM, int BN, bool kSplit, bool k2D, int slice>
 __device__ __forceinline__ void produce_scales(const Params& p, float* scales, uint64_t* full, uint64_t* empty,
                                                int lane) {
   const int nb_total = (p.n + 127) / 128;
@@ -293,7 +301,7 @@ __device__ __forceinline__ void produce_scales(const Params& p, float* scales, u
   const int rank = w.rank;
   RingPos pos;
   for (int64_t u = w.u0; u < p.units; u += w.du) {
-    const Tile tile = tile_at<TM, BN>(u, p, rank);
+    const Tile tile = tile_at<TM, BN, k2D>(u, p, rank);
     // Token lane + 32 i of the slice: a_row + 32 i rows, valid while 32 i < rows_left (past M: 0).
     const int m0 = tile.m0 + 128 * slice;
     const int rows_left = p.m - m0 - lane;
@@ -326,14 +334,14 @@ __device__ __forceinline__ float pick(const float4& v, int j) { return j == 0 ? 
 // Each lane loads four k-blocks of each of its rows with one 16-byte load, a quarter of the requests
 // of four-byte copies, one k-block before the first of them is stored, and stores one k-block's worth
 // into each stage.
-template <int TM, int BN, bool kSplit, int slice>
+template <int TM, int BN, bool kSplit, bool k2D, int slice>
 __device__ __forceinline__ void produce_scales_rows(const Params& p, float* scales, uint64_t* full, uint64_t* empty,
                                                     int lane) {
   const int nb_total = (p.n + 127) / 128;
   const Work w = my_work<kSplit>(p);
   RingPos pos;
   for (int64_t u = w.u0; u < p.units; u += w.du) {
-    const Tile tile = tile_at<TM, BN>(u, p, w.rank);
+    const Tile tile = tile_at<TM, BN, k2D>(u, p, w.rank);
     const int m0 = tile.m0 + 128 * slice;
     const int rows_left = p.m - m0 - lane;  // rows lane + 32 i of the slice exist while 32 i < rows_left
     const float4* a_row =
@@ -365,12 +373,14 @@ __device__ __forceinline__ void produce_scales_rows(const Params& p, float* scal
 // Scale warp `slice` (warp slice + 1 of the producer warpgroup) of a TM-token tile, by the route p's scales take.
 // The slice is a template argument and enters the producers as an offset of the tile's first row only, so that
 // the 128-token instances compile to the SASS they had before the wide tile (see the note at consume).
-template <int TM, int BN, bool kSplit, int slice>
+template <int TM, int BN, bool kSplit, bool k2D, int slice>
 __device__ __forceinline__ void produce_scale_slice(const Params& p, float* scales, uint64_t* full, uint64_t* empty,
                                                     int lane) {
   if constexpr (slice < kScaleWarps<TM>) {
-    if (!kSplit && p.scale_route == kScalesRows) produce_scales_rows<TM, BN, kSplit, slice>(p, scales, full, empty, lane);
-    else produce_scales<TM, BN, kSplit, slice>(p, scales, full, empty, lane);
+    if (!kSplit && p.scale_route == kScalesRows)
+      produce_scales_rows<TM, BN, kSplit, k2D, slice>(p, scales, full, empty, lane);
+    else
+      produce_scales<TM, BN, kSplit, k2D, slice>(p, scales, full, empty, lane);
   }
 }
 
@@ -615,7 +625,7 @@ __device__ __forceinline__ void promote(float (&acc)[BN / 2], float (&part)[BN /
 // (Also measured and removed: two half-width wgmma groups per k-block, one promoted while the other
 // ran, 1.2-1.3x slower at M >= 4096 (2026-11-29); warpgroup 1 one k-block late once (STAGGER), or
 // k-block i + 1 issued before i is promoted (PIPELINE), 0.96-1.05x (logs/2026-11-30-c837e91).)
-template <int TM, int BN, bool kSplit>
+template <int TM, int BN, bool kSplit, bool k2D>
 __device__ __forceinline__ void consume(const CUtensorMap* map_c, const Params& p, uint8_t* smem, uint8_t* out,
                                         const float* scales, uint64_t* full, uint64_t* empty) {
   using L = Layout<TM, BN>;
@@ -635,7 +645,17 @@ __device__ __forceinline__ void consume(const CUtensorMap* map_c, const Params& 
   const int rank = w.rank;
   // Lane i < ctas - 1 releases stages to the (i + 1)-th CTA after this one in the cluster, whose
   // producer's multicast also fills this CTA's ring.
-  const uint32_t peer_empty = lane < ctas - 1 ? ptx::map_to_rank(empty, (rank + 1 + lane) % ctas) : 0;
+  // k2D: the CTAs whose producers fill this ring, the cta_n - 1 others of its m_rank (token rows) and the
+  // other of its n_rank (weight rows).
+  uint32_t peer_empty;
+  if constexpr (k2D) {
+    const int rm = rank & 1, rn = rank >> 1;
+    peer_empty = lane < p.cta_n - 1   ? ptx::map_to_rank(empty, rm + 2 * ((rn + 1 + lane) % p.cta_n))
+                 : lane == p.cta_n - 1 ? ptx::map_to_rank(empty, (1 - rm) + 2 * rn)
+                                       : 0;
+  } else {
+    peer_empty = lane < ctas - 1 ? ptx::map_to_rank(empty, (rank + 1 + lane) % ctas) : 0;
+  }
   uint8_t* my_out = out + wg * L::kOutWg;
   float acc[kSubs][BN / 2], part[BN / 2];
   MathPos pos;
@@ -644,7 +664,7 @@ __device__ __forceinline__ void consume(const CUtensorMap* map_c, const Params& 
   pos.peer = peer_empty;
   bool first_issue = true;
   for (int64_t u = w.u0; u < p.units; u += w.du) {
-    const Tile tile = tile_at<TM, BN>(u, p, rank);
+    const Tile tile = tile_at<TM, BN, k2D>(u, p, rank);
     const int split = 128 - tile.n0 % 128;
 #pragma unroll
     for (int sub = 0; sub < kSubs; ++sub)
@@ -725,7 +745,7 @@ __device__ __forceinline__ void consume(const CUtensorMap* map_c, const Params& 
   if (!kSplit && p.tma_store && tid_wg == 0) ptx::bulk_wait_group<0>();
 }
 
-template <int TM, int BN, bool kSplit>
+template <int TM, int BN, bool kSplit, bool k2D = false>
 __global__ void __launch_bounds__(kThreads, 1)
     tiled_gemm_kernel(const __grid_constant__ CUtensorMap tmap_a, const __grid_constant__ CUtensorMap tmap_b,
                       const __grid_constant__ CUtensorMap tmap_c, const Params p,
@@ -754,7 +774,9 @@ __global__ void __launch_bounds__(kThreads, 1)
     for (int s = 0; s < p.stages; ++s) {
       ptx::mbar_init(&full[s], kFullArrivals<TM>);
       // Every math thread of this CTA, and one arrival per math warp of each other CTA of the cluster.
-      ptx::mbar_init(&empty[s], kMathThreads + (cluster_ctas(p) - 1) * (kMathThreads / 32));
+      // (k2D: the CTAs this one's producer multicasts to, cta_n - 1 + cta_m - 1 of them.)
+      const int peers = k2D ? p.cta_n + p.cta_m - 2 : cluster_ctas(p) - 1;
+      ptx::mbar_init(&empty[s], kMathThreads + peers * (kMathThreads / 32));
     }
     ptx::fence_barrier_init();
   }
@@ -778,12 +800,12 @@ __global__ void __launch_bounds__(kThreads, 1)
     ptx::setmaxnreg_dec<kSplit ? kSplitProducerRegs : kProducerRegs>();
     BLOCKFP8_MARK(10, threadIdx.x == kMathThreads);  // the TMA thread past setmaxnreg
     if (threadIdx.x == kMathThreads) {
-      produce_tiles<TM, BN, kSplit>({&tmap_a, &tmap_a_tail, &tmap_b, &tmap_b_tail, &tmap_sa}, p, smem, scales, full,
+      produce_tiles<TM, BN, kSplit, k2D>({&tmap_a, &tmap_a_tail, &tmap_b, &tmap_b_tail, &tmap_sa}, p, smem, scales, full,
                                     empty);
     } else if (threadIdx.x / 32 == kMathThreads / 32 + 1) {
-      produce_scale_slice<TM, BN, kSplit, 0>(p, scales, full, empty, threadIdx.x % 32);
+      produce_scale_slice<TM, BN, kSplit, k2D, 0>(p, scales, full, empty, threadIdx.x % 32);
     } else if (threadIdx.x / 32 == kMathThreads / 32 + 2) {  // (an empty call where the tile has one)
-      produce_scale_slice<TM, BN, kSplit, 1>(p, scales, full, empty, threadIdx.x % 32);
+      produce_scale_slice<TM, BN, kSplit, k2D, 1>(p, scales, full, empty, threadIdx.x % 32);
     }
     if constexpr (kSplit) {  // the math warpgroups' barrier after parking (consume)
       ptx::cluster_arrive();
@@ -792,7 +814,7 @@ __global__ void __launch_bounds__(kThreads, 1)
   } else {
     ptx::setmaxnreg_inc<kMathRegs>();
     BLOCKFP8_MARK(13, threadIdx.x == 0);  // math thread 0 past setmaxnreg
-    consume<TM, BN, kSplit>(&tmap_c, p, smem, out, scales, full, empty);
+    consume<TM, BN, kSplit, k2D>(&tmap_c, p, smem, out, scales, full, empty);
   }
   if constexpr (kSplit) {
     // Every CTA's shared memory stays until the other ranks have read its partial. Relaxed: a
@@ -824,19 +846,27 @@ bool tma_store_compatible(const Problem& p) {
   return (reinterpret_cast<uintptr_t>(p.c) & 15u) == 0 && (p.ldc * 2) % 16 == 0 && (p.n * 2) % 16 == 0;
 }
 
-template <int TM, int BN, bool kSplit>
+template <int TM, int BN, bool kSplit, bool k2D = false>
 cudaError_t prepare(int smem_bytes) {
   static std::atomic<int> raised[kMaxDevices];
-  return raise_smem_limit(tiled_gemm_kernel<TM, BN, kSplit>, raised, smem_bytes);
+  return raise_smem_limit(tiled_gemm_kernel<TM, BN, kSplit, k2D>, raised, smem_bytes);
 }
+
+// The 2-D clusters' instances: 128-token tiles of kTiled2dClusterRows rows (check_tiled_config).
+template <int TM, int BN>
+constexpr bool kHas2d = TM == kTiledTokenTile && BN == kTiled2dClusterRows;
 
 template <int TM, int BN>
 blockfp8_status_t launch(const Problem& p, const blockfp8_config_t& cfg, const DeviceInfo& dev, cudaStream_t stream) {
   constexpr bool kCanSplit = TM == kSplitTokens;  // (no split-K instance of the wide tile)
   const int smem = tiled_smem_bytes(BN, cfg.stages, TM);
   const bool split = cfg.split_k > 1;  // check_tiled_config: no multicast cluster, one unit a cluster
-  if (split && !kCanSplit) return BLOCKFP8_ERROR_INVALID_CONFIG;
-  if ((split ? prepare<TM, BN, kCanSplit>(smem) : prepare<TM, BN, false>(smem)) != cudaSuccess) return BLOCKFP8_ERROR_CUDA;
+  const bool two_d = cfg.cluster_m > 1 && cfg.cluster_n > 1;
+  if ((split && !kCanSplit) || (two_d && !kHas2d<TM, BN>)) return BLOCKFP8_ERROR_INVALID_CONFIG;
+  const cudaError_t prepared = split   ? prepare<TM, BN, kCanSplit>(smem)
+                               : two_d ? prepare<TM, BN, false, kHas2d<TM, BN>>(smem)
+                                       : prepare<TM, BN, false>(smem);
+  if (prepared != cudaSuccess) return BLOCKFP8_ERROR_CUDA;
 
   Params prm{};
   prm.m = int(p.m), prm.n = int(p.n), prm.kb_total = int(p.k_blocks());
@@ -904,10 +934,12 @@ blockfp8_status_t launch(const Problem& p, const blockfp8_config_t& cfg, const D
   cudaLaunchAttribute attr[2];
   const cudaLaunchConfig_t lc = launch_config(attr, cluster, grid, kThreads, smem, stream, /*cluster_attr=*/cluster > 1);
   const cudaError_t e =
-      split ? cudaLaunchKernelEx(&lc, tiled_gemm_kernel<TM, BN, kCanSplit>, map_a, map_b, map_c, prm, map_a_tail,
-                                 map_b_tail, map_sa)
-            : cudaLaunchKernelEx(&lc, tiled_gemm_kernel<TM, BN, false>, map_a, map_b, map_c, prm, map_a_tail, map_b_tail,
-                                 map_sa);
+      split   ? cudaLaunchKernelEx(&lc, tiled_gemm_kernel<TM, BN, kCanSplit>, map_a, map_b, map_c, prm, map_a_tail,
+                                   map_b_tail, map_sa)
+      : two_d ? cudaLaunchKernelEx(&lc, tiled_gemm_kernel<TM, BN, false, kHas2d<TM, BN>>, map_a, map_b, map_c, prm,
+                                   map_a_tail, map_b_tail, map_sa)
+              : cudaLaunchKernelEx(&lc, tiled_gemm_kernel<TM, BN, false>, map_a, map_b, map_c, prm, map_a_tail,
+                                   map_b_tail, map_sa);
   return e == cudaSuccess ? BLOCKFP8_SUCCESS : BLOCKFP8_ERROR_CUDA;
 }
 

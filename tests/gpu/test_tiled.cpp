@@ -41,6 +41,8 @@ std::vector<blockfp8_config_t> every_cluster() {
   std::vector<blockfp8_config_t> v;
   for (int32_t r : {64, 144, 176, 192})
     for (auto [cm, cn] : {std::pair{1, 1}, std::pair{2, 1}, std::pair{1, 2}, std::pair{1, 4}}) v.push_back(tiled(r, 0, cm, cn));
+  v.push_back(tiled(128, 0, 2, 2));  // the 2-D clusters: both operands multicast
+  v.push_back(tiled(128, 0, 2, 4));
   return v;
 }
 
@@ -292,7 +294,8 @@ TEST_F(TiledTest, BadForcedConfigsAreRefused) {
   c.warpgroups = 1;
   expect_refused(s, c, "warpgroups 1");
   expect_refused(s, tiled(128, 1), "1 stage");
-  expect_refused(s, tiled(128, 0, 2, 2), "a 2 x 2 cluster");
+  expect_refused(s, tiled(144, 0, 2, 2), "a 2 x 2 cluster at 144 rows (2-D clusters: 128 rows only)");
+  expect_refused(s, tiled(128, 0, 4, 2), "a 4 x 2 cluster");
   expect_refused(s, tiled(128, 0, 4, 1), "4 CTAs along M");
   expect_refused(s, tiled(128, 0, 1, 3), "3 CTAs along N");
   expect_refused(s, tiled(128, 0, -1, 1), "cluster_m -1");

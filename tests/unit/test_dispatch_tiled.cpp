@@ -291,9 +291,9 @@ TiledCluster chosen_cluster(int64_t m, int64_t n, const DeviceInfo& d) {
 
 TEST(DispatchTiled, ClusterShapes) {
   const DeviceInfo d = h200();
-  for (auto [cm, cn] : {std::pair{1, 1}, std::pair{2, 1}, std::pair{1, 2}, std::pair{1, 4}})
+  for (auto [cm, cn] : {std::pair{1, 1}, std::pair{2, 1}, std::pair{1, 2}, std::pair{1, 4}, std::pair{2, 2}, std::pair{2, 4}})
     EXPECT_TRUE(tiled_cluster_supported({cm, cn}, d)) << cm << "x" << cn;
-  for (auto [cm, cn] : {std::pair{2, 2}, std::pair{4, 1}, std::pair{1, 3}, std::pair{0, 1}, std::pair{1, 8}})
+  for (auto [cm, cn] : {std::pair{4, 2}, std::pair{4, 1}, std::pair{1, 3}, std::pair{0, 1}, std::pair{1, 8}, std::pair{2, 3}})
     EXPECT_FALSE(tiled_cluster_supported({cm, cn}, d)) << cm << "x" << cn;
   DeviceInfo no_clusters = d;
   for (int& c : no_clusters.max_clusters) c = 0;
@@ -349,11 +349,38 @@ TEST(DispatchTiled, ClusterChoice) {
     EXPECT_EQ(f.cluster_n, k.want_n) << k.m << " " << k.cm << "x" << k.cn;
   }
   blockfp8_config_t c;
-  // Bad forced clusters, and clusters forced on the other kernels.
-  for (auto [cm, cn] : {std::pair{2, 2}, std::pair{4, 1}, std::pair{1, 3}, std::pair{-1, 1}, std::pair{1, -2}}) {
+  // Bad forced clusters, and clusters forced on the other kernels. (2 x 2 and 2 x 4 only at 128 rows, unsplit.)
+  for (auto [cm, cn] : {std::pair{2, 2}, std::pair{2, 4}, std::pair{4, 1}, std::pair{1, 3}, std::pair{-1, 1}, std::pair{1, -2}}) {
     c = tiled(144);
     c.cluster_m = cm, c.cluster_n = cn;
     EXPECT_EQ(check_config(c, 4096, 2112, 7168, d), BLOCKFP8_ERROR_INVALID_CONFIG) << cm << "x" << cn;
+  }
+  for (auto [cm, cn] : {std::pair{2, 2}, std::pair{2, 4}}) {
+    c = tiled(128);
+    c.cluster_m = cm, c.cluster_n = cn;
+    EXPECT_EQ(check_config(c, 256, 7168, 2048, d), BLOCKFP8_SUCCESS) << cm << "x" << cn;
+    c.split_k = 2;
+    EXPECT_EQ(check_config(c, 256, 7168, 2048, d), BLOCKFP8_ERROR_INVALID_CONFIG) << cm << "x" << cn << " split 2";
+  }
+  // The dispatcher takes 2 x 4 only where two token tiles run from kTiled2dMinTokens, in place of the
+  // 2 x 1 pairs of 128 x 128 tiles, in one round of clusters of 8 (kTiled2dMinTokens).
+  for (int64_t m : {128, 192, 257, 512, 4096}) {
+    const blockfp8_config_t a = choose_tiled_config(m, 7168, 2048, d);
+    EXPECT_FALSE(a.cluster_m > 1 && a.cluster_n > 1) << m;
+  }
+  for (int64_t m : {kTiled2dMinTokens, int64_t(224), int64_t(256)})
+    for (int64_t k : {512, 2048, 18432}) {
+      const blockfp8_config_t a = choose_tiled_config(m, 7168, k, d);
+      EXPECT_EQ(a.cluster_m * 10 + a.cluster_n, 24) << m << " " << k;
+      EXPECT_EQ(a.weight_rows, kTiled2dClusterRows) << m << " " << k;
+      blockfp8_config_t forced = a;
+      EXPECT_EQ(check_tiled_config(forced, m, 7168, k, d), BLOCKFP8_SUCCESS) << m << " " << k;
+    }
+  // Not where the columns of four tiles leave one partial (7040 rows: 55 tiles), nor where 2 x 4 clusters
+  // would take more than one round (the H200 holds 15 of 8: at most 60 tiles, 7680 rows).
+  for (int64_t n : {7040, 8192}) {
+    const blockfp8_config_t a = choose_tiled_config(256, n, 2048, d);
+    EXPECT_FALSE(a.cluster_m > 1 && a.cluster_n > 1) << n;
   }
   blockfp8_config_t s{};
   s.kernel = BLOCKFP8_KERNEL_SWAPAB_SPLITK, s.token_tile = 8, s.split_k = 1, s.cluster_m = 2;
