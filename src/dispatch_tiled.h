@@ -93,7 +93,8 @@ int tiled_max_stages(int weight_rows, const DeviceInfo& dev, int token_tile = kT
 bool tiled_weight_rows_supported(int weight_rows, int token_tile = kTiledTokenTile);
 
 // A cluster of the tiled kernel: cta_m CTAs on neighbouring token tiles of one weight tile, or cta_n
-// on neighbouring weight tiles of one token tile (never both above 1). A cluster walks units of
+// on neighbouring weight tiles of one token tile, or both (2 x 2, 2 x 4: each operand multicast to the
+// CTAs that share it). A cluster walks units of
 // cta_m x cta_n tiles; where the grid's tiles do not divide into units, the last units hold CTAs past
 // M or N, which load their share of the shared operand and store nothing.
 struct TiledCluster {

@@ -79,10 +79,11 @@ constexpr int kFullArrivals = 1 + 32 * kScaleWarps<TM>;
 struct Params {
   int m, n, kb_total;
   int m_tiles, n_tiles;
-  // CTAs of a cluster along M (1 or 2) and along N (1, 2 or 4); never both above 1. cta_m = 2: the
-  // cluster's CTAs take token tiles 2u and 2u + 1 against one weight tile, and each producer
-  // multicasts its half of the weight tile to both. cta_n = c: they take weight tiles cv .. cv + c - 1
-  // against one token tile, and each multicasts its 128 / c token rows of it to all c.
+  // CTAs of a cluster along M (1 or 2) and along N (1, 2 or 4); both above 1 only in the k2D instances
+  // (2 x 2, 2 x 4: tile_at). cta_m = 2: the cluster's CTAs take token tiles 2u and 2u + 1 against one
+  // weight tile, and each producer multicasts its half of the weight tile to both. cta_n = c: they take
+  // weight tiles cv .. cv + c - 1 against one token tile, and each multicasts its 128 / c token rows of it
+  // to all c.
   int cta_m, cta_n;
   int m_units;      // ceil(m_tiles / cta_m)
   int n_units;      // ceil(n_tiles / cta_n)
