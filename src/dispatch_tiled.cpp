@@ -1,10 +1,10 @@
 #include "dispatch_tiled.h"
 
 #include <algorithm>
-#include <cstdlib>
-#include <cstring>
 #include <iterator>
 #include <utility>
+
+#include "env.h"
 
 namespace blockfp8::detail {
 
@@ -174,6 +174,15 @@ std::pair<double, TiledCluster> best_cluster(int64_t m, int64_t n, int weight_ro
   return best;
 }
 
+// kTiled2dMinTokens: 2 x 4 clusters in place of the 2 x 1 pairs of 128 x 128 tiles, where the pairs are
+// L2-bound: two token tiles, one round of clusters of 8, N a whole number of four-tile columns.
+constexpr TiledCluster k2x4{2, 4};
+bool two_d_replaces_pair(int64_t m, int64_t n, int weight_rows, TiledCluster c, const DeviceInfo& dev) {
+  return weight_rows == kTiled2dClusterRows && c.cta_m == 2 && c.cta_n == 1 && m >= kTiled2dMinTokens &&
+         m <= 2 * kTiledTokenTile && ceil_div(n, weight_rows) % k2x4.cta_n == 0 && tiled_cluster_supported(k2x4, dev) &&
+         tiled_units(m, n, weight_rows, k2x4) <= tiled_resident(k2x4, dev) && tiled_2d_dispatch_enabled();
+}
+
 }  // namespace
 
 double tiled_cost(int64_t m, int64_t n, int weight_rows, const DeviceInfo& dev, int token_tile) {
@@ -262,18 +271,12 @@ blockfp8_status_t check_tiled_config(blockfp8_config_t& cfg, int64_t m, int64_t 
 }
 
 bool tiled_wide_dispatch_enabled() {
-  static const bool enabled = [] {
-    const char* v = std::getenv("BLOCKFP8_TILED_WIDE");
-    return v == nullptr || std::strcmp(v, "0") != 0;
-  }();
+  static const bool enabled = env_switch("BLOCKFP8_TILED_WIDE", true);
   return enabled;
 }
 
 bool tiled_2d_dispatch_enabled() {
-  static const bool enabled = [] {
-    const char* v = std::getenv("BLOCKFP8_TILED_2D");
-    return v == nullptr || std::strcmp(v, "0") != 0;
-  }();
+  static const bool enabled = env_switch("BLOCKFP8_TILED_2D", true);
   return enabled;
 }
 
@@ -316,13 +319,7 @@ blockfp8_config_t choose_tiled_config(int64_t m, int64_t n, int64_t k, const Dev
     }
     if (cost < rival) best = kWideRows, best_c = c, best_cost = cost, best_split = 1, best_tt = kWide;
   }
-  // kTiled2dMinTokens: both operands multicast, where the pairs are L2-bound.
-  const TiledCluster pair{2, 1}, two_d{2, 4};
-  if (best_tt == kTiledTokenTile && best_split == 1 && best == kTiled2dClusterRows && best_c.cta_m == pair.cta_m &&
-      best_c.cta_n == pair.cta_n && m >= kTiled2dMinTokens && m <= 2 * kTiledTokenTile &&
-      ceil_div(n, best) % two_d.cta_n == 0 && tiled_cluster_supported(two_d, dev) &&
-      tiled_units(m, n, best, two_d) <= tiled_resident(two_d, dev) && tiled_2d_dispatch_enabled())
-    best_c = two_d;
+  if (best_tt == kTiledTokenTile && best_split == 1 && two_d_replaces_pair(m, n, best, best_c, dev)) best_c = k2x4;
   blockfp8_config_t cfg{};
   cfg.kernel = BLOCKFP8_KERNEL_TILED;
   cfg.token_tile = best_tt;

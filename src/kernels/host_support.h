@@ -8,6 +8,7 @@
 #include <atomic>
 
 #include "dispatch.h"
+#include "env.h"
 #include "tile_map.h"
 
 namespace blockfp8::detail {
@@ -20,12 +21,6 @@ PFN_cuTensorMapEncodeTiled_v12000 tensor_map_encoder();
 // engine calls each layer with the same weight (and, from its caching allocator, often the same
 // activation and output buffers) every step, so each host thread keeps its last few maps.
 bool cached_tile_map(CUtensorMap* map, const TileMapSpec& spec);
-
-// A diagnostic switch from the environment: "0" or "1" in `var` (first character), else `fallback`.
-// Callers keep the answer in a function-local static: read once per process.
-bool env_switch(const char* var, bool fallback);
-// A diagnostic integer from the environment: `var` parsed as a decimal integer, else `fallback`.
-int env_int(const char* var, int fallback);
 
 // Programmatic dependent launch for every GEMM kernel (and the bf16a quantiser): on unless
 // BLOCKFP8_PDL=0 (read once; a diagnostic switch for measuring what it is worth).

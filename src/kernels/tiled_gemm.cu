@@ -133,8 +133,18 @@ struct TileMaps {
 // the r-th (past M when m_tiles is odd: it still loads its half of the weight, and stores nothing);
 // with cta_n > 1 the same along N (past N: its share of A still goes out, nothing is stored).
 //
-// 2-D clusters (k2D instances: cta_m = 2 and cta_n = 2 or 4): rank = 2 n_rank + m_rank. Both operands are
-// multicast: the token tile's rows to the cta_n CTAs of its m_rank, the weight tile's to the 2 of its n_rank.
+// A CTA's place in its cluster: which token tile of the unit (m) and which weight tile (n) it takes. A 1-D
+// cluster ranks its CTAs along its one side; a 2-D one (k2D instances: cta_m = 2, cta_n = 2 or 4) as
+// rank = 2 n + m, and multicasts both operands: the token tile's rows to the cta_n CTAs of its m, the
+// weight tile's to the 2 of its n.
+struct Place {
+  int m, n;
+};
+template <bool k2D>
+__device__ __forceinline__ Place place_in_cluster(const Params& p, int rank) {
+  if constexpr (k2D) return {rank & 1, rank >> 1};
+  else return {p.cta_m > 1 ? rank : 0, p.cta_n > 1 ? rank : 0};
+}
 template <int TM, int BN, bool k2D = false>
 __device__ __forceinline__ Tile tile_at(int64_t u, const Params& p, int rank) {
   const int group_units = kTiledGroupM / p.cta_m;  // a group spans kTiledGroupM token tiles
@@ -143,8 +153,8 @@ __device__ __forceinline__ Tile tile_at(int64_t u, const Params& p, int rank) {
   const int local = int(u - int64_t(group) * per_group);
   const int first = group * group_units;
   const int rows = min(group_units, p.m_units - first);
-  const int m_rank = k2D ? rank & 1 : p.cta_m > 1 ? rank : 0, n_rank = k2D ? rank >> 1 : p.cta_n > 1 ? rank : 0;
-  return {((first + local % rows) * p.cta_m + m_rank) * TM, ((local / rows) * p.cta_n + n_rank) * BN};
+  const Place at = place_in_cluster<k2D>(p, rank);
+  return {((first + local % rows) * p.cta_m + at.m) * TM, ((local / rows) * p.cta_n + at.n) * BN};
 }
 
 // CTAs in this CTA's cluster (1, 2 or 4; its rank there is blockIdx.x % ctas == %cluster_ctarank: a
@@ -202,7 +212,8 @@ __device__ __forceinline__ void produce_tiles(const TileMaps& maps, const Params
   // both CTAs (the map's box is BN/2 rows; 1024-byte aligned in shared memory since 16 | BN); along
   // N, token rows [a_rows rank, a_rows (rank + 1)) of the token tile into all (the A map's box is
   // 128 / cta_n rows).
-  // (k2D: along M by m_rank, along N by n_rank, each operand multicast to the CTAs that share it.)
+  // (k2D: along M by its place's m, along N by its n, each operand multicast to the CTAs that share it.)
+  // (The rank's two sides as place_in_cluster has them, written so that the 1-D instances keep their SASS.)
   const int rank_m = k2D ? rank & 1 : rank, rank_n = k2D ? rank >> 1 : rank;
   const int b_rows = BN / p.cta_m;
   const int b_offset = L::kATile + (p.cta_m > 1 ? rank_m : 0) * b_rows * kKBlockBytes;
@@ -646,11 +657,11 @@ __device__ __forceinline__ void consume(const CUtensorMap* map_c, const Params& 
   const int rank = w.rank;
   // Lane i < ctas - 1 releases stages to the (i + 1)-th CTA after this one in the cluster, whose
   // producer's multicast also fills this CTA's ring.
-  // k2D: the CTAs whose producers fill this ring, the cta_n - 1 others of its m_rank (token rows) and the
-  // other of its n_rank (weight rows).
+  // k2D: the CTAs whose producers fill this ring, the cta_n - 1 others of its place's m (token rows) and the
+  // other of its n (weight rows).
   uint32_t peer_empty;
   if constexpr (k2D) {
-    const int rm = rank & 1, rn = rank >> 1;
+    const int rm = rank & 1, rn = rank >> 1;  // place_in_cluster<true>
     peer_empty = lane < p.cta_n - 1   ? ptx::map_to_rank(empty, rm + 2 * ((rn + 1 + lane) % p.cta_n))
                  : lane == p.cta_n - 1 ? ptx::map_to_rank(empty, (1 - rm) + 2 * rn)
                                        : 0;
