@@ -174,13 +174,20 @@ std::pair<double, TiledCluster> best_cluster(int64_t m, int64_t n, int weight_ro
   return best;
 }
 
-// kTiled2dMinTokens: 2 x 4 clusters in place of the 2 x 1 pairs of 128 x 128 tiles, where the pairs are
-// L2-bound: two token tiles, one round of clusters of 8, N a whole number of four-tile columns.
+// 2 x 4 clusters in place of the unsplit 2 x 1 pairs of 128-row tiles, where the pairs are L2-bound, with N a
+// whole number of four-tile columns: over 128-token tiles where two run in one round of clusters of 8
+// (kTiled2dMinTokens), over 256-token tiles up to kTiled2dWideMaxTokens where the clusters of 8 take no
+// more rounds than the pairs (4096 x 7168 at M = 1024: 16 clusters of 8 on 15 slots, 1.20x the pairs).
 constexpr TiledCluster k2x4{2, 4};
-bool two_d_replaces_pair(int64_t m, int64_t n, int weight_rows, TiledCluster c, const DeviceInfo& dev) {
-  return weight_rows == kTiled2dClusterRows && c.cta_m == 2 && c.cta_n == 1 && m >= kTiled2dMinTokens &&
-         m <= 2 * kTiledTokenTile && ceil_div(n, weight_rows) % k2x4.cta_n == 0 && tiled_cluster_supported(k2x4, dev) &&
-         tiled_units(m, n, weight_rows, k2x4) <= tiled_resident(k2x4, dev) && tiled_2d_dispatch_enabled();
+bool two_d_replaces_pair(int64_t m, int64_t n, int weight_rows, TiledCluster c, int token_tile, const DeviceInfo& dev) {
+  if (weight_rows != kTiled2dClusterRows || c.cta_m != 2 || c.cta_n != 1 || ceil_div(n, weight_rows) % k2x4.cta_n != 0 ||
+      !tiled_cluster_supported(k2x4, dev) || !tiled_2d_dispatch_enabled())
+    return false;
+  if (token_tile == kTiledWideTokenTile)
+    return m <= kTiled2dWideMaxTokens &&
+           tiled_rounds(m, n, weight_rows, k2x4, dev, token_tile) <= tiled_rounds(m, n, weight_rows, c, dev, token_tile);
+  return m >= kTiled2dMinTokens && m <= 2 * kTiledTokenTile &&
+         tiled_units(m, n, weight_rows, k2x4) <= tiled_resident(k2x4, dev);
 }
 
 }  // namespace
@@ -258,8 +265,8 @@ blockfp8_status_t check_tiled_config(blockfp8_config_t& cfg, int64_t m, int64_t 
     cfg.cluster_m = c.cta_m, cfg.cluster_n = c.cta_n;
   }
   if (!tiled_cluster_supported({cfg.cluster_m, cfg.cluster_n}, dev)) return BLOCKFP8_ERROR_INVALID_CONFIG;
-  if (cfg.cluster_m > 1 && cfg.cluster_n > 1 && (tt != kTiledTokenTile || cfg.weight_rows != kTiled2dClusterRows))
-    return BLOCKFP8_ERROR_INVALID_CONFIG;  // the 2-D clusters' only instances
+  if (cfg.cluster_m > 1 && cfg.cluster_n > 1 && cfg.weight_rows != kTiled2dClusterRows)
+    return BLOCKFP8_ERROR_INVALID_CONFIG;  // the 2-D clusters' only instances (128- and 256-token tiles)
   const int max_stages = tiled_max_stages(cfg.weight_rows, dev, tt);
   if (cfg.stages == 0) cfg.stages = max_stages;
   if (cfg.stages < kTiledMinStages || cfg.stages > max_stages) return BLOCKFP8_ERROR_INVALID_CONFIG;
@@ -319,7 +326,7 @@ blockfp8_config_t choose_tiled_config(int64_t m, int64_t n, int64_t k, const Dev
     }
     if (cost < rival) best = kWideRows, best_c = c, best_cost = cost, best_split = 1, best_tt = kWide;
   }
-  if (best_tt == kTiledTokenTile && best_split == 1 && two_d_replaces_pair(m, n, best, best_c, dev)) best_c = k2x4;
+  if (best_split == 1 && two_d_replaces_pair(m, n, best, best_c, best_tt, dev)) best_c = k2x4;
   blockfp8_config_t cfg{};
   cfg.kernel = BLOCKFP8_KERNEL_TILED;
   cfg.token_tile = best_tt;

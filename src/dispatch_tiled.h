@@ -101,17 +101,23 @@ struct TiledCluster {
   int cta_m = 1, cta_n = 1;
   int ctas() const { return cta_m * cta_n; }
 };
-// The shapes the kernel has: 1x1, 2x1, 1x2 and 1x4, and the 2-D 2x2 and 2x4 at 128-token tiles of
+// The shapes the kernel has: 1x1, 2x1, 1x2 and 1x4, and the 2-D 2x2 and 2x4 at 128- and 256-token tiles of
 // kTiled2dClusterRows rows, unsplit (check_tiled_config; the device must hold such clusters).
 constexpr int kTiled2dClusterRows = 128;
-// The dispatcher takes 2 x 4 clusters over 128 x 128 tiles in one round where two token tiles run
-// (M = kTiled2dMinTokens..256) and its pick was the unsplit 2 x 1 pair of those tiles, with N a whole
-// number of four-tile columns. There the kernel is bound by what L2 delivers into the SMs: the 2 x 1 pairs
-// pull 24 KB of operands from L2 a CTA and k-block at 6.4-6.7 TB/s whether 112 or 132 CTAs run (s37
-// calls 2-3, stream-K), and 2 x 4 clusters pull 12 KB. Forced at M = 256 on the ten N = 7168 weights,
-// 0.909-0.998x the 2 x 1 pairs' time (2 x 2: 0.938-0.996x); at M = 192 0.938-1.018x (s37 call 4).
-// BLOCKFP8_TILED_2D=0 turns the rule off (a diagnostic switch, for A/B).
+// The dispatcher takes 2 x 4 clusters in place of its pick's unsplit 2 x 1 pairs of kTiled2dClusterRows-row
+// tiles, with N a whole number of four-tile columns, where the pairs are bound by what L2 delivers into the
+// SMs: the 2 x 1 pairs of 128 x 128 tiles pull 24 KB of operands from L2 a CTA and k-block at 6.4-6.7 TB/s
+// whether 112 or 132 CTAs run (s37 calls 2-3, stream-K), 2 x 4 clusters 12 KB.
+// - Over 128-token tiles where two run (M = kTiled2dMinTokens..256) in one round of clusters of 8. Forced at
+//   M = 256 on the ten N = 7168 weights, 0.909-0.998x the pairs' time (2 x 2: 0.938-0.996x); at M = 192
+//   0.938-1.018x (s37 call 4). Against the switch 0.918-0.978x at M = 256 (s37 call 5).
+// - Over 256-token tiles up to kTiled2dWideMaxTokens, where the clusters of 8 take no more rounds than the
+//   pairs. Against the switch on the N = 7168 weights with K >= 2048 (s38 call 1, twice each way): 0.926-0.993x
+//   at M = 448-512 (geometric means 0.964 and 0.950), 0.905-1.018x at M = 1024 (0.941); at M = 4096 it lost
+//   (1.002-1.066x, 1.024). Forced (three rounds): 2 x 4 0.85-0.98x the pairs at M = 512 and 1024.
+// BLOCKFP8_TILED_2D=0 turns both off (a diagnostic switch, for A/B).
 constexpr int64_t kTiled2dMinTokens = 193;
+constexpr int64_t kTiled2dWideMaxTokens = 1024;
 bool tiled_2d_dispatch_enabled();
 bool tiled_cluster_supported(TiledCluster c, const DeviceInfo& dev);
 // How many units of c the busiest cluster runs (persistent clusters, as many as the device holds).

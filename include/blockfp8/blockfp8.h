@@ -109,7 +109,7 @@ typedef struct blockfp8_config {
   int32_t cluster_n;     /* TILED: CTAs of a cluster on neighbouring weight tiles, each multicasting its
                             share of their one token tile to all: 1, 2 or 4; 0 = default. Both above 1
                             only as 2 x 2 or 2 x 4 (each token tile multicast along N, each weight tile
-                            along M) at token_tile 128, weight_rows 128, split_k 1. Other kernels: 0 */
+                            along M) at token_tile 128 or 256, weight_rows 128, split_k 1. Other kernels: 0 */
 } blockfp8_config_t;
 
 /* Flags of blockfp8_config_t. */

@@ -864,9 +864,9 @@ cudaError_t prepare(int smem_bytes) {
   return raise_smem_limit(tiled_gemm_kernel<TM, BN, kSplit, k2D>, raised, smem_bytes);
 }
 
-// The 2-D clusters' instances: 128-token tiles of kTiled2dClusterRows rows (check_tiled_config).
+// The 2-D clusters' instances: 128- and 256-token tiles of kTiled2dClusterRows rows (check_tiled_config).
 template <int TM, int BN>
-constexpr bool kHas2d = TM == kTiledTokenTile && BN == kTiled2dClusterRows;
+constexpr bool kHas2d = (TM == kTiledTokenTile || TM == kTiledWideTokenTile) && BN == kTiled2dClusterRows;
 
 template <int TM, int BN>
 blockfp8_status_t launch(const Problem& p, const blockfp8_config_t& cfg, const DeviceInfo& dev, cudaStream_t stream) {

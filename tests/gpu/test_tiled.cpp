@@ -253,6 +253,8 @@ TEST_F(TiledTest, WideTokenTile) {
   for (int32_t r : {96, 128})
     for (auto [cm, cn] : {std::pair{1, 1}, std::pair{2, 1}, std::pair{1, 2}, std::pair{1, 4}})
       clusters.push_back(wide(r, 0, cm, cn));
+  clusters.push_back(wide(128, 0, 2, 2));  // 2-D clusters: both operands multicast
+  clusters.push_back(wide(128, 0, 2, 4));
   for (const GemmSpec& s : {spec(300, 700, 512), spec(1300, 2112, 256), spec(200, 100, 384), spec(1024, 7168, 640)})
     ASSERT_NO_FATAL_FAILURE(run_case(s, clusters));
   const std::vector<blockfp8_config_t> some = {wide(128, 0, 2, 1), wide(112, 3, 1, 1)};

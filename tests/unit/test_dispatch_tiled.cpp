@@ -362,9 +362,10 @@ TEST(DispatchTiled, ClusterChoice) {
     c.split_k = 2;
     EXPECT_EQ(check_config(c, 256, 7168, 2048, d), BLOCKFP8_ERROR_INVALID_CONFIG) << cm << "x" << cn << " split 2";
   }
-  // The dispatcher takes 2 x 4 only where two token tiles run from kTiled2dMinTokens, in place of the
-  // 2 x 1 pairs of 128 x 128 tiles, in one round of clusters of 8 (kTiled2dMinTokens).
-  for (int64_t m : {128, 192, 257, 512, 4096}) {
+  // The dispatcher takes 2 x 4 over 128-token tiles only where two token tiles run from kTiled2dMinTokens, in
+  // place of the 2 x 1 pairs of 128 x 128 tiles, in one round of clusters of 8 (kTiled2dMinTokens); over
+  // 256-token tiles up to kTiled2dWideMaxTokens, in place of their 2 x 1 pairs where it takes no more rounds.
+  for (int64_t m : {128, 192, 257, 768, 4096}) {
     const blockfp8_config_t a = choose_tiled_config(m, 7168, 2048, d);
     EXPECT_FALSE(a.cluster_m > 1 && a.cluster_n > 1) << m;
   }
@@ -376,6 +377,20 @@ TEST(DispatchTiled, ClusterChoice) {
       blockfp8_config_t forced = a;
       EXPECT_EQ(check_tiled_config(forced, m, 7168, k, d), BLOCKFP8_SUCCESS) << m << " " << k;
     }
+  for (int64_t m : {int64_t(512), kTiled2dWideMaxTokens})
+    for (int64_t k : {2048, 18432}) {
+      const blockfp8_config_t a = choose_tiled_config(m, 7168, k, d);
+      EXPECT_EQ(a.token_tile, kTiledWideTokenTile) << m << " " << k;
+      EXPECT_EQ(a.cluster_m * 10 + a.cluster_n, 24) << m << " " << k;
+      blockfp8_config_t forced = a;
+      EXPECT_EQ(check_tiled_config(forced, m, 7168, k, d), BLOCKFP8_SUCCESS) << m << " " << k;
+    }
+  // 4096 x 7168 at M = 1024: the pairs' 64 units fit one round, 16 clusters of 8 on 15 slots do not.
+  {
+    const blockfp8_config_t a = choose_tiled_config(1024, 4096, 7168, d);
+    EXPECT_EQ(a.token_tile, kTiledWideTokenTile);
+    EXPECT_EQ(a.cluster_m * 10 + a.cluster_n, 21);
+  }
   // Not where the columns of four tiles leave one partial (7040 rows: 55 tiles), nor where 2 x 4 clusters
   // would take more than one round (the H200 holds 15 of 8: at most 60 tiles, 7680 rows).
   for (int64_t n : {7040, 8192}) {
