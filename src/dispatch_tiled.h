@@ -110,13 +110,15 @@ constexpr int kTiled2dClusterRows = 128;
 // whether 112 or 132 CTAs run (s37 calls 2-3, stream-K), 2 x 4 clusters 12 KB.
 // - Over 128-token tiles where two run (M = kTiled2dMinTokens..256) in one round of clusters of 8. Forced at
 //   M = 256 on the ten N = 7168 weights, 0.909-0.998x the pairs' time (2 x 2: 0.938-0.996x); at M = 192
-//   0.938-1.018x (s37 call 4). Against the switch 0.918-0.978x at M = 256 (s37 call 5).
+//   0.938-1.018x (s37 call 4). Against the switch 0.918-0.978x at M = 256 (s37 call 5); at M = 136-192 on the
+//   eleven N = 7168 weights 0.862-1.013x, geometric mean 0.973, 7168x1024 and 7168x2048 the only losses
+//   (1.001-1.013x; s38 calls 3-4). Forced at M = 160 and 176 in a fresh process: 0.96-0.985x on K >= 8192.
 // - Over 256-token tiles up to kTiled2dWideMaxTokens, where the clusters of 8 take no more rounds than the
 //   pairs. Against the switch on the N = 7168 weights with K >= 2048 (s38 call 1, twice each way): 0.926-0.993x
 //   at M = 448-512 (geometric means 0.964 and 0.950), 0.905-1.018x at M = 1024 (0.941); at M = 4096 it lost
 //   (1.002-1.066x, 1.024). Forced (three rounds): 2 x 4 0.85-0.98x the pairs at M = 512 and 1024.
 // BLOCKFP8_TILED_2D=0 turns both off (a diagnostic switch, for A/B).
-constexpr int64_t kTiled2dMinTokens = 193;
+constexpr int64_t kTiled2dMinTokens = 129;  // two token tiles
 constexpr int64_t kTiled2dWideMaxTokens = 1024;
 bool tiled_2d_dispatch_enabled();
 bool tiled_cluster_supported(TiledCluster c, const DeviceInfo& dev);

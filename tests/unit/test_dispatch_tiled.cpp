@@ -365,11 +365,11 @@ TEST(DispatchTiled, ClusterChoice) {
   // The dispatcher takes 2 x 4 over 128-token tiles only where two token tiles run from kTiled2dMinTokens, in
   // place of the 2 x 1 pairs of 128 x 128 tiles, in one round of clusters of 8 (kTiled2dMinTokens); over
   // 256-token tiles up to kTiled2dWideMaxTokens, in place of their 2 x 1 pairs where it takes no more rounds.
-  for (int64_t m : {128, 192, 257, 768, 4096}) {
+  for (int64_t m : {64, 128, 257, 768, 4096}) {
     const blockfp8_config_t a = choose_tiled_config(m, 7168, 2048, d);
     EXPECT_FALSE(a.cluster_m > 1 && a.cluster_n > 1) << m;
   }
-  for (int64_t m : {kTiled2dMinTokens, int64_t(224), int64_t(256)})
+  for (int64_t m : {kTiled2dMinTokens, int64_t(192), int64_t(224), int64_t(256)})
     for (int64_t k : {512, 2048, 18432}) {
       const blockfp8_config_t a = choose_tiled_config(m, 7168, k, d);
       EXPECT_EQ(a.cluster_m * 10 + a.cluster_n, 24) << m << " " << k;
