@@ -179,13 +179,15 @@ std::pair<double, TiledCluster> best_cluster(int64_t m, int64_t n, int weight_ro
 // (kTiled2dMinTokens), over 256-token tiles up to kTiled2dWideMaxTokens where the clusters of 8 take no
 // more rounds than the pairs (4096 x 7168 at M = 1024: 16 clusters of 8 on 15 slots, 1.20x the pairs).
 constexpr TiledCluster k2x4{2, 4};
-bool two_d_replaces_pair(int64_t m, int64_t n, int weight_rows, TiledCluster c, int token_tile, const DeviceInfo& dev) {
-  if (weight_rows != kTiled2dClusterRows || c.cta_m != 2 || c.cta_n != 1 || ceil_div(n, weight_rows) % k2x4.cta_n != 0 ||
+bool two_d_replaces_pair(int64_t m, int64_t n, int weight_rows, TiledCluster c, int token_tile,
+                         const DeviceInfo& dev) {
+  const bool pair = c.cta_m == 2 && c.cta_n == 1;
+  if (weight_rows != kTiled2dClusterRows || !pair || ceil_div(n, weight_rows) % k2x4.cta_n != 0 ||
       !tiled_cluster_supported(k2x4, dev) || !tiled_2d_dispatch_enabled())
     return false;
   if (token_tile == kTiledWideTokenTile)
-    return m <= kTiled2dWideMaxTokens &&
-           tiled_rounds(m, n, weight_rows, k2x4, dev, token_tile) <= tiled_rounds(m, n, weight_rows, c, dev, token_tile);
+    return m <= kTiled2dWideMaxTokens && tiled_rounds(m, n, weight_rows, k2x4, dev, token_tile) <=
+                                             tiled_rounds(m, n, weight_rows, c, dev, token_tile);
   return m >= kTiled2dMinTokens && m <= 2 * kTiledTokenTile &&
          tiled_units(m, n, weight_rows, k2x4) <= tiled_resident(k2x4, dev);
 }

@@ -116,7 +116,7 @@ constexpr int kTiled2dClusterRows = 128;
 // - Over 256-token tiles up to kTiled2dWideMaxTokens, where the clusters of 8 take no more rounds than the
 //   pairs. Against the switch on the N = 7168 weights with K >= 2048 (s38 call 1, twice each way): 0.926-0.993x
 //   at M = 448-512 (geometric means 0.964 and 0.950), 0.905-1.018x at M = 1024 (0.941); at M = 4096 it lost
-//   (1.002-1.066x, 1.024). Forced (three rounds): 2 x 4 0.85-0.98x the pairs at M = 512 and 1024.
+//   (1.002-1.066x, 1.024). Forced (three rounds): 2 x 4 0.86-0.98x the pairs at M = 512, 0.92-0.95x at 1024.
 // BLOCKFP8_TILED_2D=0 turns both off (a diagnostic switch, for A/B).
 constexpr int64_t kTiled2dMinTokens = 129;  // two token tiles
 constexpr int64_t kTiled2dWideMaxTokens = 1024;
