@@ -24,7 +24,7 @@ def parse_config(name):
     if not m:
         raise SystemExit(f"not a decode configuration: {name}")
     r, t, s, w, k, p = map(int, m.groups())
-    return _lib.Config(kernel=1, token_tile=t, split_k=s, stages=p, warpgroups=w, weight_rows=r, stage_kblocks=k)
+    return _lib.Config(kernel=_lib.KERNEL_SWAPAB_SPLITK, token_tile=t, split_k=s, stages=p, warpgroups=w, weight_rows=r, stage_kblocks=k)
 
 
 def main():

@@ -864,9 +864,9 @@ cudaError_t prepare(int smem_bytes) {
   return raise_smem_limit(tiled_gemm_kernel<TM, BN, kSplit, k2D>, raised, smem_bytes);
 }
 
-// The 2-D clusters' instances: 128- and 256-token tiles of kTiled2dClusterRows rows (check_tiled_config).
-template <int TM, int BN>
-constexpr bool kHas2d = (TM == kTiledTokenTile || TM == kTiledWideTokenTile) && BN == kTiled2dClusterRows;
+// The 2-D clusters' instances: both token tiles (128 and 256) at kTiled2dClusterRows rows (check_tiled_config).
+template <int BN>
+constexpr bool kHas2d = BN == kTiled2dClusterRows;
 
 template <int TM, int BN>
 blockfp8_status_t launch(const Problem& p, const blockfp8_config_t& cfg, const DeviceInfo& dev, cudaStream_t stream) {
@@ -874,9 +874,9 @@ blockfp8_status_t launch(const Problem& p, const blockfp8_config_t& cfg, const D
   const int smem = tiled_smem_bytes(BN, cfg.stages, TM);
   const bool split = cfg.split_k > 1;  // check_tiled_config: no multicast cluster, one unit a cluster
   const bool two_d = cfg.cluster_m > 1 && cfg.cluster_n > 1;
-  if ((split && !kCanSplit) || (two_d && !kHas2d<TM, BN>)) return BLOCKFP8_ERROR_INVALID_CONFIG;
+  if ((split && !kCanSplit) || (two_d && !kHas2d<BN>)) return BLOCKFP8_ERROR_INVALID_CONFIG;
   const cudaError_t prepared = split   ? prepare<TM, BN, kCanSplit>(smem)
-                               : two_d ? prepare<TM, BN, false, kHas2d<TM, BN>>(smem)
+                               : two_d ? prepare<TM, BN, false, kHas2d<BN>>(smem)
                                        : prepare<TM, BN, false>(smem);
   if (prepared != cudaSuccess) return BLOCKFP8_ERROR_CUDA;
 
@@ -948,7 +948,7 @@ blockfp8_status_t launch(const Problem& p, const blockfp8_config_t& cfg, const D
   const cudaError_t e =
       split   ? cudaLaunchKernelEx(&lc, tiled_gemm_kernel<TM, BN, kCanSplit>, map_a, map_b, map_c, prm, map_a_tail,
                                    map_b_tail, map_sa)
-      : two_d ? cudaLaunchKernelEx(&lc, tiled_gemm_kernel<TM, BN, false, kHas2d<TM, BN>>, map_a, map_b, map_c, prm,
+      : two_d ? cudaLaunchKernelEx(&lc, tiled_gemm_kernel<TM, BN, false, kHas2d<BN>>, map_a, map_b, map_c, prm,
                                    map_a_tail, map_b_tail, map_sa)
               : cudaLaunchKernelEx(&lc, tiled_gemm_kernel<TM, BN, false>, map_a, map_b, map_c, prm, map_a_tail,
                                    map_b_tail, map_sa);
